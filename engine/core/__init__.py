@@ -1,0 +1,1 @@
+"""Title-independent building blocks: title data, hexes and tiles, track graph, market."""

@@ -1,0 +1,106 @@
+"""A read-only snapshot of a game's state for render/ and bot/ (no engine internals leak).
+
+Built by `Game.view()`. Everything is plain immutable data; the title's static facts (map,
+tiles, market grid) come with it as `data` (engine.core.data.TitleData).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.core.data import TitleData
+
+
+@dataclass(frozen=True, slots=True)
+class HexState:
+    """What is on a hex now. `tile` None means the printed hex is unchanged."""
+
+    name: str
+    tile: str | None  # tile name, e.g. "57" (not the copy id)
+    rotation: int
+    # per city index of the current tile/printed hex: the corporation id in each slot, or None
+    tokens: tuple[tuple[str | None, ...], ...] = ()
+    # per city index: corporation ids whose home is reserved there and not yet placed
+    reserved: tuple[tuple[str, ...], ...] = ()
+    # extra markers on the hex (e.g. 1870 cattle/port tokens, bonus markers): (kind, owner)
+    markers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    id: str
+    name: str
+    cash: int
+    value: int
+    shares: dict[str, int]  # corporation id -> percent held
+    companies: tuple[str, ...]
+    cert_count: int
+    cert_limit: int
+    priority: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CorporationView:
+    id: str
+    name: str
+    color: str  # CSS colour name or #rrggbb, from the title data
+    kind: str  # "corporation" | "minor"
+    president: str | None  # player id
+    treasury: int
+    trains: tuple[str, ...]  # train names, e.g. ("2+", "4D")
+    tokens_total: int
+    tokens_left: int
+    price: int | None
+    par: int | None
+    market_cell: tuple[int, int] | None  # (row, col)
+    floated: bool
+    closed: bool
+    ipo_percent: int  # percent still in the initial offering
+    market_percent: int  # percent in the open market (pool)
+    companies: tuple[str, ...] = ()
+    operated: bool = False  # has operated in the current operating round
+
+
+@dataclass(frozen=True, slots=True)
+class CompanyView:
+    id: str
+    name: str
+    value: int
+    revenue: int
+    owner: str | None  # player id or corporation id
+    owner_kind: str | None  # "player" | "corporation" | None
+    closed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TrainStock:
+    name: str
+    price: int
+    left: int  # still in the bank (depot)
+    available: bool  # may be bought from the bank now
+    rusted_or_obsolete: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    title: str
+    data: TitleData
+    round: str  # e.g. "Stock Round 2", "Operating Round 3 (of set 2)"
+    round_kind: str  # "draft" | "auction" | "stock" | "operating" | "merger" | "end"
+    phase: str
+    acting: tuple[str, ...]  # entity ids that must act now (players or corporations)
+    acting_players: tuple[str, ...]  # player ids that must act now
+    bank_cash: int
+    hexes: dict[str, HexState]  # only hexes whose state differs from the printed map
+    # market cell (row, col) -> corporation ids in stack order (first operates first)
+    market: dict[tuple[int, int], tuple[str, ...]]
+    players: tuple[PlayerView, ...]
+    corporations: tuple[CorporationView, ...]
+    companies: tuple[CompanyView, ...]
+    trains: tuple[TrainStock, ...]
+    open_market_trains: tuple[str, ...] = ()  # discarded trains for sale (1870)
+    last_hexes: tuple[str, ...] = ()  # hexes touched by the last action (for highlighting)
+    finished: bool = False
+    result: dict[str, int] = field(default_factory=dict)
+    operating_order: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # short status lines (e.g. "GMO must buy a train")
