@@ -1,0 +1,392 @@
+"""The track graph of a Board, and a corporation's reach over it.
+
+Nodes are the cities, towns and off-boards of every hex (its laid tile, or the printed
+geometry). Track is the tile paths; two hexes are joined where a path ends on edge e of one
+and a path ends on edge (e+3)%6 of the other (18MEX lanes: lane i of n meets lane n-1-i).
+
+For routes the graph is summarised as *links*: maximal runs of track from one node to another
+that pass through no node. Each link carries a bitmask of the track resources it uses (one
+bit per tile path, one bit per hex-edge crossing), so "no track used twice" is `a & b == 0`.
+
+The graph depends only on the laid tiles and is cached per tile layout; tokens are applied at
+traversal time (reachability, routes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engine.core.data import Geometry, Node, Path_, TitleData
+from engine.routes.types import Board, NodeRef
+
+# An endpoint inside one hex: ("edge", e, lane) with lane (count, index) or None,
+# or (kind, node index, None) for a city/town/off-board.
+EP = tuple[str, int, tuple[int, int] | None]
+
+_NODE_KINDS = ("city", "town", "offboard")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeInfo:
+    id: int
+    ref: NodeRef  # (hex, kind, index)
+    node: Node
+    # an off-board end: an off-board node, a node on a red off-board hex, or a node reached
+    # only by terminal paths. Routes may not pass through it (unless its hex is pass-through).
+    offboard: bool
+
+    @property
+    def hex(self) -> str:
+        return self.ref[0]
+
+    @property
+    def kind(self) -> str:
+        return self.ref[1]
+
+
+@dataclass(frozen=True, slots=True)
+class PathInfo:
+    id: int  # also its resource bit index
+    hex: str
+    a: EP
+    b: EP
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A run of track from node `a` to node `b` passing through no other node."""
+
+    a: int
+    b: int
+    mask: int  # track resources used (tile paths + hex-edge crossings)
+    chain: tuple[str, ...]  # hexes crossed, both ends included (one entry if inside one hex)
+
+
+@dataclass(slots=True)
+class TrackGraph:
+    data: TitleData
+    nodes: list[NodeInfo] = field(default_factory=list)
+    node_ids: dict[NodeRef, int] = field(default_factory=dict)
+    paths: list[PathInfo] = field(default_factory=list)
+    # hex -> endpoint -> ids of the paths ending there
+    ends: dict[str, dict[EP, list[int]]] = field(default_factory=dict)
+    crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int] = field(
+        default_factory=dict
+    )
+    links_from: list[list[Link]] = field(default_factory=list)
+    # chain of hexes -> links whose chain is exactly that (in that direction)
+    by_chain: dict[tuple[str, ...], list[Link]] = field(default_factory=dict)
+    nbits: int = 0
+
+    def node(self, ref: NodeRef) -> NodeInfo:
+        return self.nodes[self.node_ids[ref]]
+
+    def name(self, node_id: int) -> str:
+        """A node in player words: 'Memphis (A1)', 'the town in I1', 'K6'."""
+        info = self.nodes[node_id]
+        h = self.data.hexes.get(info.hex)
+        loc = h.location if h is not None and h.location else None
+        base = f"{loc} ({info.hex})" if loc else info.hex
+        if info.kind == "town" and any(
+            n.ref[0] == info.hex and n.kind != "town" for n in self.nodes
+        ):
+            return f"the town in {base}"
+        return base
+
+
+def _ep(ep: tuple[str, int], lane: tuple[int, int] | None, rotation: int) -> EP:
+    if ep[0] == "edge":
+        return ("edge", (ep[1] + rotation) % 6, lane)
+    return (ep[0], ep[1], None)
+
+
+def _geometry(board: Board, hex_name: str) -> tuple[Geometry, int]:
+    laid = board.tiles.get(hex_name)
+    if laid is None:
+        return board.data.hexes[hex_name].geometry, 0
+    tile_name, rotation = laid
+    tile = board.data.tiles.get(tile_name) or board.data.tile_by_copy_id(tile_name)
+    return tile.geometry, rotation % 6
+
+
+def _facing(lane: tuple[int, int] | None) -> tuple[int, int] | None:
+    if lane is None:
+        return None
+    count, index = lane
+    return (count, count - 1 - index)
+
+
+def _build(board: Board) -> TrackGraph:
+    data = board.data
+    g = TrackGraph(data=data)
+    terminal_nodes: set[NodeRef] = set()
+    for hex_name, hex_ in data.hexes.items():
+        geom, rot = _geometry(board, hex_name)
+        ends: dict[EP, list[int]] = {}
+        p: Path_
+        for p in geom.paths:
+            a = _ep(p.a, p.a_lane, rot)
+            b = _ep(p.b, p.b_lane, rot)
+            pid = len(g.paths)
+            g.paths.append(PathInfo(pid, hex_name, a, b))
+            ends.setdefault(a, []).append(pid)
+            ends.setdefault(b, []).append(pid)
+            if p.terminal:
+                for e in (a, b):
+                    if e[0] != "edge":
+                        terminal_nodes.add((hex_name, e[0], e[1]))
+        g.ends[hex_name] = ends
+        for node in geom.nodes():
+            ref: NodeRef = (hex_name, node.kind, node.index)
+            g.node_ids[ref] = len(g.nodes)
+            g.nodes.append(
+                NodeInfo(
+                    id=len(g.nodes),
+                    ref=ref,
+                    node=node,
+                    offboard=node.kind == "offboard" or hex_.kind == "offboard",
+                )
+            )
+    for ref in terminal_nodes:
+        i = g.node_ids.get(ref)
+        if i is not None and not g.nodes[i].offboard:
+            n = g.nodes[i]
+            g.nodes[i] = NodeInfo(n.id, n.ref, n.node, True)
+    nbits = len(g.paths)
+    # hex-edge crossings get the bits after the paths
+    for hex_name, ends in g.ends.items():
+        neighbors = data.hexes[hex_name].neighbors
+        for ep in ends:
+            if ep[0] != "edge":
+                continue
+            for other in _across(g, neighbors, ep):
+                key = tuple(sorted(((hex_name, ep[1], ep[2]), other)))
+                if key not in g.crossing_bits:
+                    g.crossing_bits[key] = nbits  # type: ignore[index]
+                    nbits += 1
+    g.nbits = nbits
+    g.links_from = [[] for _ in g.nodes]
+    for info in g.nodes:
+        _links_from_node(g, info)
+    for links in g.links_from:
+        for link in links:
+            g.by_chain.setdefault(link.chain, []).append(link)
+    return g
+
+
+def _across(
+    g: TrackGraph, neighbors: dict[int, str], ep: EP
+) -> Iterable[tuple[str, int, tuple[int, int] | None]]:
+    """The endpoints of the neighbouring hex that track leaving through `ep` meets."""
+    nb = neighbors.get(ep[1])
+    if nb is None:
+        return ()
+    nb_ends = g.ends.get(nb)
+    if not nb_ends:
+        return ()
+    edge = (ep[1] + 3) % 6
+    want = _facing(ep[2])
+    out = []
+    for other in nb_ends:
+        if other[0] != "edge" or other[1] != edge:
+            continue
+        if want is None or other[2] is None or other[2] == want:
+            out.append((nb, edge, other[2]))
+    return out
+
+
+def _crossing_bit(g: TrackGraph, hex_name: str, ep: EP, other: tuple[str, int, tuple[int, int] | None]) -> int:
+    key = tuple(sorted(((hex_name, ep[1], ep[2]), other)))
+    return 1 << g.crossing_bits[key]  # type: ignore[index]
+
+
+def _links_from_node(g: TrackGraph, info: NodeInfo) -> None:
+    hex_name = info.hex
+    start_ep: EP = (info.kind, info.ref[2], None)
+    out = g.links_from[info.id]
+    for pid in g.ends[hex_name].get(start_ep, ()):
+        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out)
+
+
+def _walk(
+    g: TrackGraph,
+    start: int,
+    hex_name: str,
+    pid: int,
+    enter: EP,
+    mask: int,
+    chain: tuple[str, ...],
+    out: list[Link],
+) -> None:
+    path = g.paths[pid]
+    mask |= 1 << pid
+    other = path.b if path.a == enter else path.a
+    if other[0] != "edge":
+        end = g.node_ids.get((hex_name, other[0], other[1]))
+        if end is not None and end != start:
+            out.append(Link(start, end, mask, chain))
+        return
+    neighbors = g.data.hexes[hex_name].neighbors
+    for nb_ep in _across(g, neighbors, other):
+        cbit = _crossing_bit(g, hex_name, other, nb_ep)
+        if mask & cbit:
+            continue
+        nb = nb_ep[0]
+        nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
+        for qid in g.ends[nb].get(nb_enter, ()):
+            if mask & (1 << qid):
+                continue
+            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out)
+
+
+_CACHE: dict[tuple[object, ...], TrackGraph] = {}
+_CACHE_SIZE = 64
+
+
+def board_key(board: Board) -> tuple[object, ...]:
+    return (board.data.title, id(board.data), frozenset(board.tiles.items()))
+
+
+def track_graph(board: Board) -> TrackGraph:
+    """The track graph for the tiles on `board` (cached per tile layout)."""
+    key = board_key(board)
+    g = _CACHE.get(key)
+    if g is None:
+        g = _build(board)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = g
+    return g
+
+
+# ---------------------------------------------------------------------------------------------
+# Tokens and passability
+
+
+def city_tokens(board: Board, ref: NodeRef) -> tuple[str | None, ...]:
+    if ref[1] != "city":
+        return ()
+    return tuple(board.tokens.get((ref[0], ref[2]), ()))
+
+
+def is_blocked(board: Board, info: NodeInfo, corp: str) -> bool:
+    """A city whose every slot holds another corporation's token (corp cannot pass)."""
+    if info.kind != "city":
+        return False
+    toks = city_tokens(board, info.ref)
+    if corp in toks:
+        return False
+    filled = [t for t in toks if t is not None]
+    slots = max(info.node.slots, 1)
+    return len(filled) >= slots
+
+
+def can_pass(board: Board, info: NodeInfo, corp: str, pass_through: frozenset[str]) -> bool:
+    """Whether a route or the corp's track may run through this node and on."""
+    if info.offboard and info.hex not in pass_through:
+        return False
+    return not is_blocked(board, info, corp)
+
+
+def token_nodes(board: Board, g: TrackGraph, corp: str) -> list[int]:
+    out = []
+    for (hex_name, index), toks in board.tokens.items():
+        if corp in toks:
+            i = g.node_ids.get((hex_name, "city", index))
+            if i is not None:
+                out.append(i)
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reach
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What a corporation's network touches, starting from its placed tokens."""
+
+    # (hex, edge) pairs the corp's track reaches: the edge a reached path ends on, and the
+    # facing edge of the neighbouring hex (so an empty neighbour shows which edge a new tile
+    # must use)
+    edges: frozenset[tuple[str, int]]
+    nodes: frozenset[NodeRef]  # every node reached (token cities included)
+    cities: frozenset[NodeRef]  # the reached cities (for token placement)
+    connected_hexes: frozenset[str]  # hexes holding reached track or nodes
+    paths: frozenset[int] = frozenset()  # ids of reached tile paths (TrackGraph.paths)
+
+
+_REACH_CACHE: dict[tuple[object, ...], Reach] = {}
+
+
+def reachable(
+    board: Board, corp: str, pass_through: frozenset[str] = frozenset()
+) -> Reach:
+    """The corporation's network: what its track reaches from its tokens.
+
+    Other corporations' tokens block passing through a city whose slots are all theirs;
+    off-board nodes stop the walk unless their hex is in `pass_through`; towns are passed.
+    """
+    key = (
+        board_key(board),
+        frozenset((k, tuple(v)) for k, v in board.tokens.items()),
+        corp,
+        pass_through,
+    )
+    hit = _REACH_CACHE.get(key)
+    if hit is not None:
+        return hit
+    g = track_graph(board)
+    edges: set[tuple[str, int]] = set()
+    nodes: set[int] = set()
+    seen: set[tuple[int, EP]] = set()  # (path id, endpoint entered from)
+    stack: list[tuple[str, int, EP]] = []
+
+    def leave_node(nid: int) -> None:
+        info = g.nodes[nid]
+        ep: EP = (info.kind, info.ref[2], None)
+        for pid in g.ends[info.hex].get(ep, ()):
+            stack.append((info.hex, pid, ep))
+
+    for nid in token_nodes(board, g, corp):
+        nodes.add(nid)
+        leave_node(nid)
+    while stack:
+        hex_name, pid, enter = stack.pop()
+        if (pid, enter) in seen:
+            continue
+        seen.add((pid, enter))
+        path = g.paths[pid]
+        other = path.b if path.a == enter else path.a
+        if other[0] != "edge":
+            nid = g.node_ids.get((hex_name, other[0], other[1]))
+            if nid is None or nid in nodes:
+                continue
+            nodes.add(nid)
+            if can_pass(board, g.nodes[nid], corp, pass_through):
+                leave_node(nid)
+            continue
+        edges.add((hex_name, other[1]))
+        hex_ = g.data.hexes[hex_name]
+        nb = hex_.neighbors.get(other[1])
+        if nb is not None:
+            edges.add((nb, (other[1] + 3) % 6))
+        for nb_ep in _across(g, hex_.neighbors, other):
+            nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
+            for qid in g.ends[nb_ep[0]].get(nb_enter, ()):
+                stack.append((nb_ep[0], qid, nb_enter))
+    path_ids = frozenset(pid for pid, _ in seen)
+    hexes = {g.paths[p].hex for p in path_ids} | {g.nodes[n].hex for n in nodes}
+    refs = frozenset(g.nodes[n].ref for n in nodes)
+    reach = Reach(
+        edges=frozenset(edges),
+        nodes=refs,
+        cities=frozenset(r for r in refs if r[1] == "city"),
+        connected_hexes=frozenset(hexes),
+        paths=path_ids,
+    )
+    if len(_REACH_CACHE) >= 256:
+        _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
+    _REACH_CACHE[key] = reach
+    return reach
