@@ -1,0 +1,333 @@
+"""The command set, shared by the Discord cogs and the terminal mode.
+
+Each command has a spec (its parameters, in order) and one handler taking a `Ctx` and the
+arguments as text or int. The Discord layer fills the arguments from slash-command options,
+the terminal from a typed line; both call `Commands.run`, so there is one place where a
+command turns into a service call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot import moves
+from bot.replies import BotError, Reply
+from bot.service import Service, Who
+
+
+@dataclass(slots=True)
+class Ctx:
+    """Where and by whom a command was issued."""
+
+    who: Who
+    guild_id: int | None
+    channel_id: int
+    interaction_id: str | None = None
+    # creates the game's thread and returns its channel id (None: play in the channel itself)
+    make_thread: Callable[[str], Awaitable[int]] | None = None
+    # turns "<@123>" / "alice" into (user id, display name)
+    resolve_user: Callable[[str], tuple[int, str] | None] = field(default=lambda _t: None)
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    name: str
+    description: str
+    required: bool = True
+    kind: type = str  # str | int
+    autocomplete: bool = False  # values come from game.legal()
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    name: str
+    description: str
+    params: tuple[Param, ...] = ()
+    move: Callable[..., dict[str, Any]] | None = None  # builder in bot.moves, for moves
+
+
+def _p(name: str, description: str, **kw: Any) -> Param:
+    return Param(name, description, **kw)
+
+
+_CORP = _p("corporation", "corporation id, e.g. GMO", autocomplete=True)
+_COMPANY = _p("company", "private company id", autocomplete=True)
+_PRICE = _p("price", "price in $", autocomplete=True)
+_TRAIN = _p("train", "train id, e.g. 2+-0", autocomplete=True)
+
+MOVES: tuple[Spec, ...] = (
+    Spec("bid", "Bid on a private company", (_COMPANY, _PRICE), moves.bid),
+    Spec("par", "Start a corporation at a par price", (_CORP, _PRICE), moves.par),
+    Spec(
+        "buy",
+        "Buy one share",
+        (_CORP, _p("share", "which share (default: cheapest)", required=False, autocomplete=True)),
+        moves.buy,
+    ),
+    Spec(
+        "sell",
+        "Sell shares",
+        (_CORP, _p("percent", "percent to sell", autocomplete=True)),
+        moves.sell,
+    ),
+    Spec("pass", "Pass", (), moves.pass_),
+    Spec(
+        "lay",
+        "Lay or upgrade a tile",
+        (
+            _p("hex", "hex, e.g. E12", autocomplete=True),
+            _p("tile", "tile", autocomplete=True),
+            _p("rotation", "rotation 0-5", kind=int, autocomplete=True),
+        ),
+        moves.lay_tile,
+    ),
+    Spec(
+        "token",
+        "Place a station token",
+        (_p("city", "city", autocomplete=True), _p("slot", "slot", required=False, kind=int)),
+        moves.place_token,
+    ),
+    Spec(
+        "run",
+        "Run trains (best routes by default, or your own as JSON)",
+        (_p("routes", "'best' or routes JSON", required=False),),
+        moves.run_routes,
+    ),
+    Spec(
+        "dividend",
+        "Pay out, withhold or pay half",
+        (_p("kind", "payout, withhold or half", autocomplete=True),),
+        moves.dividend,
+    ),
+    Spec(
+        "train",
+        "Buy a train",
+        (
+            _TRAIN,
+            _p("price", "price in $ (default: the lowest)", required=False, autocomplete=True),
+        ),
+        moves.buy_train,
+    ),
+    Spec("discard", "Discard a train over the limit", (_TRAIN,), moves.discard_train),
+    Spec(
+        "private",
+        "Buy a private company for the corporation",
+        (_COMPANY, _PRICE),
+        moves.buy_company,
+    ),
+    Spec(
+        "choose",
+        "Make a choice the game asks for (private abilities, options)",
+        (_p("choice", "choice", autocomplete=True),),
+        moves.choose,
+    ),
+    Spec(
+        "assign", "Use a private ability on a hex", (_p("target", "hex, e.g. E12"),), moves.assign
+    ),
+    Spec("bankrupt", "Declare bankruptcy", (), moves.bankrupt),
+    # title-specific moves, named as players know them; the engine decides if they apply
+    Spec(
+        "protect",
+        "1870: price-protect the shares just sold",
+        (_CORP, _p("share", "share", required=False, autocomplete=True)),
+        moves.buy,
+    ),
+    Spec(
+        "redeem",
+        "1870: the corporation redeems one of its shares",
+        (_CORP, _p("share", "share", required=False, autocomplete=True)),
+        moves.buy,
+    ),
+    Spec(
+        "reissue",
+        "1870: the corporation reissues shares",
+        (_CORP, _p("percent", "percent", autocomplete=True)),
+        moves.sell,
+    ),
+    Spec(
+        "connect",
+        "1870: run a destination connection",
+        (_p("routes", "'best' or routes JSON", required=False),),
+        moves.run_routes,
+    ),
+    Spec("merge", "18MEX: merge a minor into the NdM / choose the merger", (_CORP,), moves.merge),
+)
+
+OTHER: tuple[Spec, ...] = (
+    Spec(
+        "create",
+        "Create a game in this channel (it gets its own thread)",
+        (
+            _p("title", "18MS, 1870 or 18MEX"),
+            _p("options", "optional rules, comma separated", required=False),
+        ),
+    ),
+    Spec("join", "Join the game of this thread"),
+    Spec("leave", "Leave the game before it starts"),
+    Spec(
+        "start",
+        "Start the game (seating as mentions in order, or random)",
+        (_p("seating", "players in seat order, e.g. @a @b @c", required=False),),
+    ),
+    Spec("games", "List the games of this server"),
+    Spec("abandon", "Abandon the game (creator or admins)"),
+    Spec("export", "Export the game as an 18xx.games JSON file"),
+    Spec("status", "Show the game's status"),
+    Spec("map", "Show the map"),
+    Spec("market", "Show the stock market"),
+    Spec("history", "Show the last moves", (_p("count", "how many", required=False, kind=int),)),
+    Spec("legal", "What may the acting player do now?"),
+    Spec("undo", "Undo the latest move (another player's needs their consent)"),
+    Spec("redo", "Redo the move just undone"),
+)
+
+SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER}
+MOVE_PARAMS: dict[str, dict[str, Param]] = {s.name: {p.name: p for p in s.params} for s in MOVES}
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+class Commands:
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    async def run(self, name: str, ctx: Ctx, **args: Any) -> Reply:
+        """Run one command; a refusal (BotError) becomes a private reply with its reason."""
+        try:
+            return await self._run(name, ctx, args)
+        except BotError as err:
+            return Reply(str(err), ephemeral=True)
+
+    async def _run(self, name: str, ctx: Ctx, args: dict[str, Any]) -> Reply:
+        spec = SPECS.get(name)
+        if spec is None:
+            raise BotError(f"Unknown command {name!r}.")
+        args = {k: v for k, v in args.items() if v is not None and v != ""}
+        missing = [p.name for p in spec.params if p.required and p.name not in args]
+        if missing:
+            raise BotError(f"/{name} needs: {', '.join(missing)}.")
+        s = self.service
+        if spec.move is not None:
+            game = await s.game_here(ctx.channel_id)
+            builder = spec.move
+
+            def build(legal: Any) -> dict[str, Any]:
+                return builder(legal, **args)
+
+            return await s.act(ctx.who, game.id, build, interaction_id=ctx.interaction_id)
+        match name:
+            case "create":
+                options = [o.strip() for o in str(args.get("options", "")).split(",") if o.strip()]
+                _rec, reply = await s.create_game(
+                    ctx.who,
+                    guild_id=ctx.guild_id,
+                    channel_id=ctx.channel_id,
+                    title=str(args["title"]),
+                    options=options,
+                    interaction_id=ctx.interaction_id,
+                    make_thread=ctx.make_thread,
+                )
+                return reply
+            case "games":
+                return await s.list_games(ctx.guild_id)
+        game = await s.game_here(ctx.channel_id)
+        match name:
+            case "join":
+                return await s.join(ctx.who, game.id)
+            case "leave":
+                return await s.leave(ctx.who, game.id)
+            case "start":
+                return await s.start(ctx.who, game.id, self._seating(ctx, args.get("seating")))
+            case "abandon":
+                return await s.abandon(ctx.who, game.id)
+            case "export":
+                return await s.export(game.id)
+            case "status" | "map" | "market":
+                return await s.picture(game.id, name)
+            case "history":
+                return await s.history(game.id, int(args.get("count", 10)))
+            case "legal":
+                return await self.legal(ctx, game.id)
+            case "undo":
+                return await s.undo(ctx.who, game.id, interaction_id=ctx.interaction_id)
+            case "redo":
+                return await s.redo(ctx.who, game.id, interaction_id=ctx.interaction_id)
+        raise BotError(f"Unknown command {name!r}.")  # pragma: no cover - SPECS lists all
+
+    @staticmethod
+    def _seating(ctx: Ctx, text: str | None) -> list[int] | None:
+        if not text or text.strip().lower() == "random":
+            return None
+        order = []
+        for token in text.replace(",", " ").split():
+            user = ctx.resolve_user(token)
+            if user is None:
+                raise BotError(f"I do not know who {token!r} is: use mentions like @name.")
+            order.append(user[0])
+        return order
+
+    async def legal(self, ctx: Ctx, game_id: int) -> Reply:
+        legal = await self.service.legal_for(ctx.channel_id, ctx.who.user_id)
+        if legal is None:
+            return Reply("You have nothing to do right now.", ephemeral=True)
+        kinds = ", ".join(moves.kinds(legal)) or "nothing"
+        lines = [f"{getattr(legal, 'entity', '?')} may: {kinds}"]
+        for spec in MOVES:
+            for p in spec.params:
+                if p.autocomplete:
+                    opts = moves.options_for(legal, p.name, {})
+                    if opts:
+                        lines.append(f"{p.name}: " + ", ".join(label for label, _v in opts[:10]))
+        return Reply("\n".join(dict.fromkeys(lines)), ephemeral=True)
+
+    async def choices(
+        self, ctx: Ctx, command: str, param: str, typed: str, filled: dict[str, Any]
+    ) -> list[tuple[str, str]]:
+        """Autocomplete: the legal values of `param` for the user, filtered by what was typed."""
+        legal = await self.service.legal_for(ctx.channel_id, ctx.who.user_id)
+        return moves.filter_choices(moves.options_for(legal, param, filled), typed)
+
+    async def import_file(self, ctx: Ctx, raw: bytes, players: str) -> Reply:
+        """Import an 18xx.games export; `players` maps export ids/names: "680=@alice 4861=@bob"."""
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as err:
+            raise_reply = Reply(f"The file is not JSON: {err}.", ephemeral=True)
+            return raise_reply
+        users: dict[str, tuple[int, str]] = {}
+        for pair in players.replace(",", " ").split():
+            key, _, who = pair.partition("=")
+            user = ctx.resolve_user(who)
+            if not key or user is None:
+                return Reply(f"Cannot read {pair!r}: write export_id=@member.", ephemeral=True)
+            users[key] = user
+        try:
+            _rec, reply = await self.service.import_game(
+                ctx.who,
+                guild_id=ctx.guild_id,
+                channel_id=ctx.channel_id,
+                data=data,
+                users=users,
+                interaction_id=ctx.interaction_id,
+                make_thread=ctx.make_thread,
+            )
+        except BotError as err:
+            return Reply(str(err), ephemeral=True)
+        return reply
+
+    async def answer_undo(self, ctx: Ctx, request_id: int, accept: bool) -> Reply:
+        try:
+            return await self.service.answer_undo(
+                ctx.who, request_id, accept, interaction_id=ctx.interaction_id
+            )
+        except BotError as err:
+            return Reply(str(err), ephemeral=True)
+
+    @staticmethod
+    def mention_id(text: str) -> int | None:
+        m = _MENTION.fullmatch(text.strip())
+        return int(m.group(1)) if m else None

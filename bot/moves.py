@@ -1,0 +1,266 @@
+"""From a player's command arguments to an engine action, and from `game.legal()` to choices.
+
+No rules live here: the engine's `Legal` answer says what may be done now, these functions only
+translate between what a player types (or picks in autocomplete) and the action's fields. The
+engine validates every action again when it is applied.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from bot.replies import BotError
+
+MAX_CHOICES = 25  # Discord's limit for autocomplete results
+
+
+def _get(legal: Any, name: str) -> Any:
+    value = getattr(legal, name, None)
+    return value if value is not None else ()
+
+
+def kinds(legal: Any) -> tuple[str, ...]:
+    return tuple(_get(legal, "kinds"))
+
+
+def require(legal: Any, kind: str) -> None:
+    if kind not in kinds(legal):
+        allowed = ", ".join(k.replace("_", " ") for k in kinds(legal)) or "nothing"
+        raise BotError(f"You cannot {kind.replace('_', ' ')} now. Allowed now: {allowed}.")
+
+
+def _money(value: str | int) -> int:
+    try:
+        return int(str(value).strip().lstrip("$"))
+    except ValueError as err:
+        raise BotError(f"{value!r} is not an amount of money.") from err
+
+
+# -- choices (autocomplete and the terminal's `legal` listing) -------------------------------
+
+
+def filter_choices(options: Iterable[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
+    """(label, value) pairs whose label contains what was typed, at most 25."""
+    typed = typed.strip().lower()
+    out = [(label, value) for label, value in options if typed in label.lower()]
+    return out[:MAX_CHOICES]
+
+
+def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str, str]]:
+    """The legal values of one command parameter, given the arguments already filled in."""
+    if legal is None:
+        return []
+    match param:
+        case "company":
+            seen = [(f"{c} (min ${p})", str(c)) for c, p in _get(legal, "bids")]
+            seen += [(f"{c} (${lo}-${hi})", str(c)) for c, lo, hi in _get(legal, "companies")]
+            return _unique(seen)
+        case "corporation":
+            corps = [str(c) for c in dict(_get(legal, "pars"))]
+            corps += [_corp_of(s) for s, _p, _src in _get(legal, "buy_shares")]
+            corps += [str(c) for c, _pcts in _get(legal, "sell_shares")]
+            return _unique((c, c) for c in corps)
+        case "price":
+            corp = args.get("corporation")
+            pars = dict(_get(legal, "pars"))
+            if corp and corp in pars:
+                return [(f"${str(cell).split(',')[0]} ({cell})", str(cell)) for cell in pars[corp]]
+            company = args.get("company")
+            for c, p in _get(legal, "bids"):
+                if c == company:
+                    return [(f"${p} (minimum)", str(p))]
+            for c, lo, hi in _get(legal, "companies"):
+                if c == company:
+                    return _unique((f"${v}", str(v)) for v in (lo, hi))
+            train = args.get("train")
+            for t, _variant, lo, hi, _seller in _get(legal, "trains"):
+                if t == train:
+                    return _unique((f"${v}", str(v)) for v in (lo, hi))
+            return []
+        case "share":
+            corp = args.get("corporation")
+            return [
+                (f"{s} ${p} from {src}", str(s))
+                for s, p, src in _get(legal, "buy_shares")
+                if not corp or _corp_of(s) == corp
+            ]
+        case "percent":
+            corp = args.get("corporation")
+            return _unique(
+                (f"{c} {p}%", str(p))
+                for c, pcts in _get(legal, "sell_shares")
+                for p in pcts
+                if not corp or c == corp
+            )
+        case "hex":
+            return [(str(h), str(h)) for h in dict(_get(legal, "tiles"))]
+        case "tile":
+            tiles = dict(_get(legal, "tiles"))
+            hexes = [args["hex"]] if args.get("hex") in tiles else list(tiles)
+            return _unique(
+                (f"{str(t).rsplit('-', 1)[0]} ({t})", str(t)) for h in hexes for t, _r in tiles[h]
+            )
+        case "rotation":
+            tiles = dict(_get(legal, "tiles"))
+            rots = [
+                r
+                for t, rs in tiles.get(args.get("hex"), ())
+                if not args.get("tile") or t == args["tile"]
+                for r in rs
+            ]
+            return _unique((str(r), str(r)) for r in rots)
+        case "city":
+            return [
+                (f"{c} slot {s} (${cost})", f"{c}#{s}")
+                for c, s, cost in _get(legal, "token_cities")
+            ]
+        case "train":
+            trains = [
+                (f"{t} {v or ''} ${lo}-${hi} from {seller}", str(t))
+                for t, v, lo, hi, seller in _get(legal, "trains")
+            ]
+            return _unique(trains)
+        case "kind":
+            return [(str(k), str(k)) for k in _get(legal, "dividends")]
+        case "choice":
+            return [(str(c), str(c)) for c in _get(legal, "choices")]
+        case _:
+            return []
+
+
+def _corp_of(share_id: str) -> str:
+    return str(share_id).rsplit("_", 1)[0]
+
+
+def _unique(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    seen: set[str] = set()
+    out = []
+    for label, value in pairs:
+        if value not in seen:
+            seen.add(value)
+            out.append((label, value))
+    return out
+
+
+# -- builders: arguments -> action dict (entity filled in by the service) ---------------------
+
+
+def bid(legal: Any, company: str, price: str | int) -> dict[str, Any]:
+    require(legal, "bid")
+    return {"type": "bid", "company": company, "price": _money(price)}
+
+
+def par(legal: Any, corporation: str, price: str) -> dict[str, Any]:
+    require(legal, "par")
+    cells = [str(c) for c in dict(_get(legal, "pars")).get(corporation, ())]
+    cell = price if price in cells else None
+    if cell is None:  # the player typed a price: find the one cell with it
+        matching = [c for c in cells if c.split(",")[0] == str(price).lstrip("$")]
+        cell = matching[0] if matching else str(price)
+    return {"type": "par", "corporation": corporation, "share_price": cell}
+
+
+def buy(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any]:
+    """Buy one share: `share` is a share id from the choices, else the cheapest of the company."""
+    require(legal, "buy_shares")
+    offers = [(s, p, src) for s, p, src in _get(legal, "buy_shares")]
+    if share:
+        chosen = next((o for o in offers if o[0] == share), None)
+    else:
+        mine = sorted((o for o in offers if _corp_of(o[0]) == corporation), key=lambda o: o[1])
+        chosen = mine[0] if mine else None
+    if chosen is None:
+        return {"type": "buy_shares", "shares": [share or f"{corporation}_?"]}
+    return {"type": "buy_shares", "shares": [chosen[0]]}
+
+
+def sell(legal: Any, corporation: str, percent: str | int) -> dict[str, Any]:
+    require(legal, "sell_shares")
+    return {
+        "type": "sell_shares",
+        "corporation": corporation,
+        "shares": [],
+        "percent": int(str(percent).rstrip("%")),
+    }
+
+
+def pass_(legal: Any) -> dict[str, Any]:
+    require(legal, "pass")
+    return {"type": "pass"}
+
+
+def lay_tile(legal: Any, hex: str, tile: str, rotation: str | int) -> dict[str, Any]:
+    require(legal, "lay_tile")
+    return {"type": "lay_tile", "hex": hex.upper(), "tile": tile, "rotation": int(rotation)}
+
+
+def place_token(legal: Any, city: str, slot: str | int | None = None) -> dict[str, Any]:
+    require(legal, "place_token")
+    if "#" in city:  # autocomplete value "<city>#<slot>"
+        city, slot_text = city.split("#", 1)
+        slot = slot if slot is not None else slot_text
+    return {"type": "place_token", "city": city, "slot": int(slot or 0)}
+
+
+def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
+    """Routes as JSON (the export format's `routes` list), or "best" for the engine's solver."""
+    require(legal, "run_routes")
+    if not routes or routes.strip().lower() in ("best", "auto"):
+        return {"type": "run_routes", "routes": "best"}  # the service asks the solver
+    try:
+        parsed = json.loads(routes)
+    except json.JSONDecodeError as err:
+        raise BotError(f"Routes must be JSON or 'best': {err.msg}.") from err
+    if isinstance(parsed, dict):
+        parsed = [parsed]
+    return {"type": "run_routes", "routes": parsed}
+
+
+def dividend(legal: Any, kind: str) -> dict[str, Any]:
+    require(legal, "dividend")
+    return {"type": "dividend", "kind": kind}
+
+
+def buy_train(legal: Any, train: str, price: str | int | None = None) -> dict[str, Any]:
+    require(legal, "buy_train")
+    offer = next((o for o in _get(legal, "trains") if o[0] == train), None)
+    if price is None:
+        if offer is None:
+            raise BotError(f"Train {train} is not for sale now.")
+        price = offer[2]
+    action: dict[str, Any] = {"type": "buy_train", "train": train, "price": _money(price)}
+    if offer is not None and offer[1]:
+        action["variant"] = offer[1]
+    return action
+
+
+def discard_train(legal: Any, train: str) -> dict[str, Any]:
+    require(legal, "discard_train")
+    return {"type": "discard_train", "train": train}
+
+
+def buy_company(legal: Any, company: str, price: str | int) -> dict[str, Any]:
+    require(legal, "buy_company")
+    return {"type": "buy_company", "company": company, "price": _money(price)}
+
+
+def choose(legal: Any, choice: str) -> dict[str, Any]:
+    require(legal, "choose")
+    return {"type": "choose", "choice": choice}
+
+
+def assign(legal: Any, target: str) -> dict[str, Any]:
+    require(legal, "assign")
+    return {"type": "assign", "target": target.upper(), "target_type": "hex"}
+
+
+def merge(legal: Any, corporation: str) -> dict[str, Any]:
+    require(legal, "merge")
+    return {"type": "merge", "corporation": corporation}
+
+
+def bankrupt(legal: Any) -> dict[str, Any]:
+    require(legal, "bankrupt")
+    return {"type": "bankrupt"}
