@@ -1,0 +1,541 @@
+"""Drawing one hex: printed features, track, cities, towns, tokens, revenues and labels.
+
+Everything is computed in pixels from a HexLayout and the hex centre, so the same code draws
+pointy and flat hexes.  Positions of nodes are decided here (`place_nodes`) and are exported so
+tests can find slots and track.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PIL import ImageDraw
+
+from engine.core.data import Endpoint, Geometry, Node, Path_
+from render import theme
+from render.draw import circle, fit_font_size, polyline, text
+from render.fonts import font
+from render.layout import HexLayout, Point, bezier, lerp, polar
+from render.theme import RGB
+
+
+@dataclass(frozen=True, slots=True)
+class NodePlace:
+    pos: Point
+    through: tuple[Point, ...] | None = None  # a town sitting on an edge-to-edge curve
+    tangent: float | None = None  # track direction at pos (degrees), for town bars
+
+
+@dataclass(slots=True)
+class HexArt:
+    """What one hex shows; built by render.map from the title data and the hex state."""
+
+    fill: RGB
+    geometry: Geometry
+    rotation: int
+    kind: str  # hex kind of the printed hex (offboard, red_track, ...) or "tile"
+    printed: bool  # no tile laid
+    tokens: tuple[tuple[str | None, ...], ...] = ()
+    reserved: tuple[tuple[str, ...], ...] = ()
+    destinations: tuple[str, ...] = ()
+    markers: tuple[tuple[str, str], ...] = ()
+    labels: tuple[str, ...] = ()
+    future_labels: tuple[str, ...] = ()
+    location: str | None = None
+    terrain_cost: int = 0
+    terrain_types: tuple[str, ...] = ()
+    partitions: tuple[dict[str, object], ...] = ()
+    icons: tuple[str, ...] = ()
+    phase: str | None = None
+    phase_names: tuple[str, ...] = ()
+    corp_colors: dict[str, RGB] = field(default_factory=dict)
+
+
+def track_width(lay: HexLayout) -> float:
+    return max(2.0, lay.radius * 0.13)
+
+
+def slot_radius(lay: HexLayout, slots: int) -> float:
+    return lay.radius * (0.25 if slots <= 1 else 0.215 if slots == 2 else 0.19)
+
+
+def rotated_paths(geom: Geometry, rotation: int) -> list[Path_]:
+    return [p.rotated(rotation) for p in geom.paths]
+
+
+def _edge_curve(
+    lay: HexLayout,
+    c: Point,
+    e1: int,
+    e2: int,
+    lane1: tuple[int, int] | None = None,
+    lane2: tuple[int, int] | None = None,
+    n: int = 10,
+) -> list[Point]:
+    """Track from the middle of edge e1 to the middle of edge e2 (straight, gentle or sharp)."""
+    lw = track_width(lay) * 1.6
+    p0 = lay.lane_point(c, e1, lane1, lw)
+    p3 = lay.lane_point(c, e2, lane2, lw)
+    diff = (e2 - e1) % 6
+    diff = min(diff, 6 - diff)
+    r = lay.radius
+    # control lengths that make cubic Beziers close to circle arcs of radius 1.5r / 0.5r
+    k = {3: 0.5 * lay.apothem, 2: 0.536 * r, 1: 0.385 * r, 0: 0.3 * r}[diff]
+    p1 = polar(p0, k, lay.edge_angle(e1) + 180.0)
+    p2 = polar(p3, k, lay.edge_angle(e2) + 180.0)
+    if diff == 3 and lane1 is None and lane2 is None:
+        return [p0, p3]
+    return bezier(p0, p1, p2, p3, n)
+
+
+def _angle_dist(a: float, b: float) -> float:
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def _node_key(ep: Endpoint) -> tuple[str, int] | None:
+    return None if ep[0] == "edge" else ep
+
+
+def place_nodes(
+    lay: HexLayout, c: Point, geom: Geometry, rotation: int
+) -> dict[tuple[str, int], NodePlace]:
+    """Pixel position of every city / town / off-board of a (rotated) tile or printed hex."""
+    paths = rotated_paths(geom, rotation)
+    nodes = [(n.kind, n.index) for n in geom.nodes()]
+    edges_of: dict[tuple[str, int], list[int]] = {k: [] for k in nodes}
+    linked: dict[tuple[str, int], list[tuple[str, int]]] = {k: [] for k in nodes}
+    for p in paths:
+        ka, kb = _node_key(p.a), _node_key(p.b)
+        if ka and kb:
+            linked.setdefault(ka, []).append(kb)
+            linked.setdefault(kb, []).append(ka)
+        elif ka:
+            edges_of.setdefault(ka, []).append(p.b[1])
+        elif kb:
+            edges_of.setdefault(kb, []).append(p.a[1])
+    out: dict[tuple[str, int], NodePlace] = {}
+    if not nodes:
+        return out
+
+    def through(k: tuple[str, int], t: float = 0.5) -> NodePlace:
+        e1, e2 = sorted(edges_of[k])
+        pts = _edge_curve(lay, c, e1, e2, n=20)
+        if len(pts) == 2:
+            pts = [lerp(pts[0], pts[1], i / 20) for i in range(21)]
+        i = round(t * (len(pts) - 1))
+        a, b = pts[max(0, i - 1)], pts[min(len(pts) - 1, i + 1)]
+        tang = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+        return NodePlace(pts[i], tuple(pts), tang)
+
+    def is_through_town(k: tuple[str, int]) -> bool:
+        return k[0] == "town" and len(edges_of[k]) == 2 and not linked[k]
+
+    if len(nodes) == 1:
+        k = nodes[0]
+        out[k] = through(k) if is_through_town(k) else NodePlace(c)
+        return out
+
+    used_angles: list[float] = []
+    for es in edges_of.values():
+        used_angles += [lay.edge_angle(e) for e in es]
+    cities = [k for k in nodes if k[0] == "city"]
+    primary = max(cities, key=lambda k: len(edges_of[k])) if cities else None
+    if primary is not None:
+        out[primary] = NodePlace(c)
+    throughs = [k for k in nodes if k not in out and is_through_town(k)]
+    crossing = len(throughs) > 1 and any(
+        (max(edges_of[k]) - min(edges_of[k])) == 3 for k in throughs
+    )
+    for k in throughs:
+        straight = (max(edges_of[k]) - min(edges_of[k])) == 3
+        out[k] = through(k, 0.3 if (crossing and straight) else 0.5)
+    rest = [k for k in nodes if k not in out]
+    if primary is None and not any(edges_of[k] for k in rest) and len(rest) == 2:
+        # two unconnected towns on a printed hex: side by side
+        a0 = lay.edge_angle(1)
+        out[rest[0]] = NodePlace(polar(c, lay.apothem * 0.4, a0))
+        out[rest[1]] = NodePlace(polar(c, lay.apothem * 0.4, a0 + 180.0))
+        return out
+    for k in rest:
+        es = edges_of[k]
+        if es:
+            x = sum(math.cos(math.radians(lay.edge_angle(e))) for e in es)
+            y = sum(math.sin(math.radians(lay.edge_angle(e))) for e in es)
+            ang = math.degrees(math.atan2(y, x))
+            dist = 0.6 * lay.apothem if primary is not None else 0.45 * lay.apothem
+            out[k] = NodePlace(polar(c, dist, ang))
+        else:
+            cands = [lay.edge_angle(e) for e in range(6)]
+            ang = max(cands, key=lambda a: min([_angle_dist(a, u) for u in used_angles] or [180]))
+            used_angles.append(ang)
+            out[k] = NodePlace(polar(c, 0.62 * lay.apothem, ang))
+    return out
+
+
+def slot_centers(lay: HexLayout, pos: Point, slots: int) -> list[Point]:
+    """Centres of the station slots of a city drawn at pos."""
+    s = slot_radius(lay, slots)
+    x, y = pos
+    if slots <= 1:
+        return [pos]
+    if slots == 2:
+        return [(x - s, y), (x + s, y)]
+    if slots == 3:
+        d = s * 2 / math.sqrt(3)
+        return [polar(pos, d, a) for a in (-90.0, 30.0, 150.0)]
+    if slots == 4:
+        return [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
+    return [polar(pos, s * 1.4, -90.0 + 360.0 * i / slots) for i in range(slots)]
+
+
+class _Spots:
+    """Free directions around the hex centre for revenue bubbles, labels and markers."""
+
+    def __init__(self, lay: HexLayout, busy: list[float]) -> None:
+        self.lay = lay
+        self.busy = list(busy)
+
+    def take(self, prefer: float | None = None) -> float:
+        cands = [self.lay.corner_angle(i) for i in range(6)]
+
+        def score(a: float) -> float:
+            s = min([_angle_dist(a, u) for u in self.busy] or [180.0])
+            if prefer is not None:
+                s -= 0.01 * _angle_dist(a, prefer)
+            return s
+
+        best = max(cands, key=score)
+        self.busy.append(best)
+        return best
+
+
+def _revenue_columns(
+    node: Node, phase_names: tuple[str, ...]
+) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    """Colour columns (in tile-colour order) and, per phase, the index of the column it pays."""
+    assert isinstance(node.revenue, dict)
+    order = {c: i for i, c in enumerate(theme.COLOR_ORDER)}
+    cols = sorted(node.revenue.items(), key=lambda kv: order.get(kv[0], 99))
+    by_phase: dict[str, int] = {}
+    last = 0
+    for ph in phase_names:
+        v = (node.revenue_by_phase or {}).get(ph)
+        if v is None:
+            continue
+        for i in range(last, len(cols)):
+            if cols[i][1] == v:
+                last = i
+                break
+        by_phase[ph] = last
+    return cols, by_phase
+
+
+def draw_phase_revenues(
+    d: ImageDraw.ImageDraw,
+    lay: HexLayout,
+    pos: Point,
+    node: Node,
+    phase: str | None,
+    phase_names: tuple[str, ...],
+) -> None:
+    """A row of boxes, one per colour column, the current phase's box outlined thickly."""
+    cols, by_phase = _revenue_columns(node, phase_names)
+    cur = by_phase.get(phase or "", -1)
+    r = lay.radius
+    bw, bh = r * 0.36, r * 0.3
+    x0 = pos[0] - bw * len(cols) / 2
+    f = font(round(r * 0.21), bold=True)
+    for i, (color, value) in enumerate(cols):
+        box = (x0 + i * bw, pos[1] - bh / 2, x0 + (i + 1) * bw, pos[1] + bh / 2)
+        fill = theme.rgb(color)
+        d.rectangle(box, fill=fill, outline=theme.INK, width=1)
+        text(d, ((box[0] + box[2]) / 2, pos[1]), str(value), f, theme.text_on(fill))
+    if 0 <= cur < len(cols):
+        box = (x0 + cur * bw, pos[1] - bh / 2, x0 + (cur + 1) * bw, pos[1] + bh / 2)
+        w = max(2, round(r * 0.05))
+        d.rectangle(
+            (box[0] - w, box[1] - w, box[2] + w, box[3] + w), outline=theme.HIGHLIGHT, width=w
+        )
+
+
+def _revenue_bubble(d: ImageDraw.ImageDraw, lay: HexLayout, pos: Point, value: int) -> None:
+    r = lay.radius * 0.16
+    circle(d, pos, r, theme.REVENUE_FILL, theme.INK, max(1, round(lay.radius * 0.02)))
+    s = str(value)
+    size = fit_font_size(s, r * 1.8, round(lay.radius * 0.19), True)
+    text(d, pos, s, font(size, bold=True), theme.INK)
+
+
+def _city_blob(
+    d: ImageDraw.ImageDraw, centers: list[Point], s: float, color: RGB, grow: float
+) -> None:
+    rr = s + grow
+    if len(centers) > 1:
+        w = round(2 * rr)
+        ring = centers + [centers[0]] if len(centers) > 2 else centers
+        d.line(ring, fill=color, width=w, joint="curve")
+        if len(centers) > 2:
+            d.polygon(centers, fill=color)
+    for p in centers:
+        circle(d, p, rr, color)
+
+
+def draw_token(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: RGB) -> None:
+    circle(d, p, s * 0.92, color, theme.INK, 1)
+    size = fit_font_size(corp, s * 1.7, round(s * 0.8), True, minimum=6)
+    text(d, p, corp, font(size, bold=True), theme.text_on(color))
+
+
+def draw_reserved(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: RGB) -> None:
+    w = max(2, round(s * 0.16))
+    circle(d, p, s * 0.86, theme.blend(color, (255, 255, 255), 0.75), color, w)
+    size = fit_font_size(corp, s * 1.45, round(s * 0.7), True, minimum=6)
+    text(d, p, corp, font(size, bold=True), theme.blend(color, (0, 0, 0), 0.25))
+
+
+def _terrain_glyph(types: tuple[str, ...]) -> tuple[str, RGB]:
+    if "mountain" in types:
+        return "▲", theme.MOUNTAIN
+    if any(t in types for t in ("water", "river", "lake")):
+        return "≈", theme.WATER
+    if "swamp" in types:
+        return "≈", theme.TERRAIN_OTHER
+    if "desert" in types:
+        return "∴", (170, 120, 40)
+    return "•", theme.MUTED
+
+
+def draw_partitions(
+    d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, partitions: tuple[dict[str, object], ...]
+) -> None:
+    """1870 river: a line between the two corners where side A meets side B, bent towards the centre."""
+    for part in partitions:
+        side_a = {int(e) for e in part.get("side_a_edges", ()) or ()}  # type: ignore[attr-defined]
+        if not side_a or len(side_a) == 6:
+            continue
+        corners = [i for i in range(6) if (i in side_a) != (((i + 1) % 6) in side_a)]
+        if len(corners) != 2:
+            continue
+        p0, p3 = lay.corner(c, corners[0]), lay.corner(c, corners[1])
+        p1, p2 = lerp(p0, c, 0.55), lerp(p3, c, 0.55)
+        polyline(d, bezier(p0, p1, p2, p3, 14), theme.WATER, max(2, lay.radius * 0.1))
+
+
+def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> None:
+    """Everything inside one hex except its outline (the map draws outlines afterwards)."""
+    r = lay.radius
+    geom = art.geometry
+    paths = rotated_paths(geom, art.rotation)
+    places = place_nodes(lay, c, geom, art.rotation)
+    tw = track_width(lay)
+    offboardish = art.kind == "offboard"
+
+    if art.printed and art.partitions:
+        draw_partitions(d, lay, c, art.partitions)
+
+    # --- track -------------------------------------------------------------------------
+    drawn_through: set[tuple[str, int]] = set()
+    exit_angles: list[float] = []
+    for path in paths:
+        a, b = path.a, path.b
+        if a[0] != "edge" and b[0] == "edge":
+            a, b = b, a
+            la, lb = path.b_lane, path.a_lane
+        else:
+            la, lb = path.a_lane, path.b_lane
+        if a[0] == "edge":
+            exit_angles.append(lay.edge_angle(a[1]))
+        if a[0] == "edge" and b[0] == "edge":
+            exit_angles.append(lay.edge_angle(b[1]))
+            polyline(d, _edge_curve(lay, c, a[1], b[1], la, lb), theme.TRACK, tw)
+            continue
+        if a[0] == "edge":
+            key = (b[0], b[1])
+            place = places.get(key)
+            if place is None:
+                continue
+            node = geom.node(*key)
+            if place.through is not None:
+                if key not in drawn_through:
+                    drawn_through.add(key)
+                    polyline(d, place.through, theme.TRACK, tw)
+                continue
+            start = lay.lane_point(c, a[1], la, tw * 1.6)
+            if offboardish and node.slots == 0:
+                # off-board: a short spur ending in an arrow head pointing inwards
+                tip = lay.edge_mid(c, a[1], 0.35)
+                base = lay.edge_mid(c, a[1], 0.62)
+                polyline(d, [start, base], theme.TRACK_ON_RED, tw)
+                ang = lay.edge_angle(a[1])
+                w = tw * 1.5
+                d.polygon(
+                    [tip, polar(base, w, ang + 90.0), polar(base, w, ang - 90.0)],
+                    fill=theme.TRACK_ON_RED,
+                )
+                continue
+            end = place.pos
+            if math.dist(end, c) < 1e-6:
+                polyline(d, [start, end], theme.TRACK, tw)
+            else:
+                k = r * 0.3
+                p1 = polar(start, k, lay.edge_angle(a[1]) + 180.0)
+                polyline(d, bezier(start, p1, end, end, 10), theme.TRACK, tw)
+            continue
+        ka, kb = (a[0], a[1]), (b[0], b[1])
+        if ka in places and kb in places:
+            polyline(d, [places[ka].pos, places[kb].pos], theme.TRACK, tw)
+
+    spots = _Spots(lay, exit_angles)
+
+    # --- towns -------------------------------------------------------------------------
+    for town in geom.towns:
+        place = places.get(("town", town.index))
+        if place is None:
+            continue
+        if place.tangent is not None:
+            ang = place.tangent + 90.0
+            half = r * 0.2
+            a_ = polar(place.pos, half, ang)
+            b_ = polar(place.pos, half, ang + 180.0)
+            d.line([a_, b_], fill=theme.TOWN, width=max(3, round(r * 0.11)))
+        else:
+            circle(d, place.pos, r * 0.1, theme.TOWN, (255, 255, 255), max(1, round(r * 0.02)))
+
+    # --- cities ------------------------------------------------------------------------
+    for city in geom.cities:
+        place = places.get(("city", city.index))
+        if place is None:
+            continue
+        if city.slots == 0:
+            continue  # off-board value only (1870 off-boards are cities without slots)
+        s = slot_radius(lay, city.slots)
+        centers = slot_centers(lay, place.pos, city.slots)
+        _city_blob(d, centers, s, theme.CITY_OUTLINE, max(1.5, r * 0.025))
+        _city_blob(d, centers, s, theme.CITY_FILL, 0)
+        for p in centers:
+            circle(d, p, s, None, theme.GRID_LINE, 1)
+        toks = art.tokens[city.index] if city.index < len(art.tokens) else ()
+        reserved = list(art.reserved[city.index]) if city.index < len(art.reserved) else []
+        for i, p in enumerate(centers):
+            corp = toks[i] if i < len(toks) else None
+            if corp:
+                draw_token(d, p, s, corp, art.corp_colors.get(corp, theme.MUTED))
+            elif reserved:
+                rc = reserved.pop(0)
+                draw_reserved(d, p, s, rc, art.corp_colors.get(rc, theme.MUTED))
+
+    # --- revenues ----------------------------------------------------------------------
+    phase_nodes = [n for n in geom.nodes() if isinstance(n.revenue, dict)]
+    flat_nodes = [n for n in geom.nodes() if isinstance(n.revenue, int) and n.revenue > 0]
+    if phase_nodes:
+        node = phase_nodes[0]
+        if offboardish and node.slots == 0:
+            # centred, pushed away from the incoming track
+            vx = sum(math.cos(math.radians(a)) for a in exit_angles)
+            vy = sum(math.sin(math.radians(a)) for a in exit_angles)
+            norm = math.hypot(vx, vy)
+            pos = c if norm < 1e-6 else (c[0] - vx / norm * r * 0.22, c[1] - vy / norm * r * 0.22)
+        elif offboardish:
+            pos = (c[0], c[1] + r * 0.55)
+        else:
+            pos = polar(c, r * 0.58, spots.take(prefer=270.0))
+            pos = (c[0], pos[1]) if abs(pos[1] - c[1]) > r * 0.2 else pos
+        draw_phase_revenues(d, lay, pos, node, art.phase, art.phase_names)
+    values = sorted({n.revenue for n in flat_nodes if isinstance(n.revenue, int)})
+    if not art.printed or art.kind in ("preprinted", "gray"):
+        shown = [n for n in flat_nodes if n.kind != "offboard"]
+        done: set[int] = set()
+        for nd in shown:
+            assert isinstance(nd.revenue, int)
+            if nd.revenue in done and len(values) == 1:
+                continue
+            done.add(nd.revenue)
+            ang = spots.take()
+            _revenue_bubble(d, lay, polar(c, r * 0.6, ang), nd.revenue)
+
+    # --- labels ------------------------------------------------------------------------
+    lab = " ".join(art.labels)
+    if lab:
+        ang = spots.take(prefer=200.0)
+        size = fit_font_size(lab, r * 0.7, round(r * 0.3), True)
+        text(
+            d,
+            polar(c, r * 0.6, ang),
+            lab,
+            font(size, bold=True),
+            theme.LABEL_INK,
+            halo=art.fill,
+            halo_width=2,
+        )
+    if art.future_labels:
+        fl = "/".join(art.future_labels)
+        ang = spots.take(prefer=200.0)
+        size = fit_font_size(fl, r * 0.7, round(r * 0.24), True)
+        text(
+            d,
+            polar(c, r * 0.6, ang),
+            fl,
+            font(size, bold=True),
+            theme.MUTED,
+            halo=art.fill,
+            halo_width=1,
+        )
+
+    # --- terrain & icons (printed hexes only) ------------------------------------------
+    if art.printed and art.terrain_cost:
+        glyph, col = _terrain_glyph(art.terrain_types)
+        ang = spots.take(prefer=330.0)
+        p = polar(c, r * 0.58, ang)
+        f = font(round(r * 0.2), bold=True)
+        text(d, p, f"{glyph}${art.terrain_cost}", f, col, halo=art.fill, halo_width=2)
+    for icon in art.icons:
+        ang = spots.take()
+        p = polar(c, r * 0.6, ang)
+        glyph, col = {
+            "port": ("⚓", theme.WATER),
+            "18_ms/coins": ("$", (150, 110, 0)),
+            "18_al/coal": ("●", (40, 40, 40)),
+        }.get(icon, ("◆", theme.MUTED))
+        text(d, p, glyph, font(round(r * 0.24), bold=True), col, halo=art.fill, halo_width=2)
+
+    # --- destinations (1870) and extra markers -----------------------------------------
+    for corp in art.destinations:
+        ang = spots.take()
+        p = polar(c, r * 0.62, ang)
+        col = art.corp_colors.get(corp, theme.MUTED)
+        rr = r * 0.13
+        circle(d, p, rr, (255, 255, 255), col, max(2, round(rr * 0.45)))
+        circle(d, p, rr * 0.3, col)
+    for kind, owner in art.markers:
+        ang = spots.take()
+        p = polar(c, r * 0.62, ang)
+        col = art.corp_colors.get(owner, theme.MUTED)
+        rr = r * 0.14
+        circle(d, p, rr, col, theme.INK, 1)
+        text(d, p, kind[:1].upper(), font(round(rr * 1.3), bold=True), theme.text_on(col))
+
+
+def draw_location(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> None:
+    """The place name, drawn after all hexes so neighbours do not cover it."""
+    if not art.location:
+        return
+    exit_angles = [
+        lay.edge_angle(ep[1])
+        for p in rotated_paths(art.geometry, art.rotation)
+        for ep in (p.a, p.b)
+        if ep[0] == "edge"
+    ]
+    r = lay.radius
+    name = art.location or ""
+    top_busy = sum(1 for a in exit_angles if 180.0 < a < 360.0)
+    bottom_busy = sum(1 for a in exit_angles if 0.0 < a < 180.0)
+    up = True if art.kind == "offboard" else top_busy < bottom_busy
+    dy = 0.7 * r if lay.orientation == "pointy" else 0.72 * lay.apothem
+    y = c[1] - dy if up else c[1] + dy
+    max_w = r * (1.1 if lay.orientation == "pointy" else 1.3)
+    size = fit_font_size(name, max_w, round(r * 0.18), False, minimum=7)
+    ink = (255, 255, 255) if art.kind in ("offboard", "red_track") else theme.LOCATION_INK
+    halo = art.fill
+    text(d, (c[0], y), name, font(size), ink, halo=halo, halo_width=2)
