@@ -1,0 +1,45 @@
+"""python -m bot [--local] [--config config.toml]."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.config import load_config
+
+NO_TOKEN = """\
+DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
+
+  To run on Discord:   DISCORD_TOKEN=... python -m bot      (see docs/BOT.md)
+  To play locally:     python -m bot --local
+                       (the same commands typed in this terminal; images go to a folder)
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="18xx moderator bot")
+    parser.add_argument("--local", action="store_true", help="play in this terminal")
+    parser.add_argument("--config", default=None, help="config file (default config.toml)")
+    args = parser.parse_args(argv)
+    config = load_config(args.config)
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if args.local:
+        from bot.local import run_local
+
+        return asyncio.run(run_local(config))
+    token = config.token
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from bot.app import run_discord
+
+    asyncio.run(run_discord(config, token))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Composition root: config → store (migrated) → service → Discord client with its cogs."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs import EXTENSIONS
+from bot.commands import Commands
+from bot.config import Config
+from bot.replies import BotError
+from bot.service import Service
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class RailBot(commands.Bot):
+    """The Discord client. `rail` is the shared command layer the cogs call."""
+
+    def __init__(self, config: Config, service: Service, **kwargs: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            guild_ready_timeout=config.guild_ready_timeout,
+            **kwargs,
+        )
+        self.config = config
+        self.service = service
+        self.rail = Commands(service)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        if self.config.sync_guilds:
+            for gid in self.config.sync_guilds:
+                guild = discord.Object(gid)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        log.info("slash commands synced")
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Expected refusals are answered privately; anything else is logged."""
+        original = getattr(error, "original", error)
+        if isinstance(original, BotError | app_commands.CheckFailure):
+            message = str(original)
+        else:
+            log.error("command failed", exc_info=original)
+            message = "Something went wrong on the bot's side; the move was not made."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not report an error to the user")
+
+
+async def open_service(config: Config) -> Service:
+    store = await Store.open(config.database)
+    return Service(store, cache_size=config.cache_size, render_images=config.render_images)
+
+
+async def run_discord(config: Config, token: str) -> None:
+    service = await open_service(config)
+    bot = RailBot(config, service)
+    try:
+        async with bot:
+            await bot.start(token)
+    finally:
+        await service.store.close()

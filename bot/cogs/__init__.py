@@ -1,0 +1,10 @@
+"""Discord cogs, one per concern. Each is a thin adapter onto bot.commands."""
+
+EXTENSIONS = (
+    "bot.cogs.lifecycle",
+    "bot.cogs.info",
+    "bot.cogs.stock",
+    "bot.cogs.operating",
+    "bot.cogs.titles",
+    "bot.cogs.undo",
+)

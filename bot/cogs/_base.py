@@ -1,0 +1,138 @@
+"""Glue between discord.py interactions and the shared command layer (bot.commands)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.commands import Commands, Ctx
+from bot.replies import BotError, Reply
+from bot.service import Who
+
+if TYPE_CHECKING:
+    from bot.app import RailBot
+
+log = logging.getLogger(__name__)
+
+# answer directly if the command is done by then, else defer (Discord allows 3 s)
+DEFER_AFTER = 2.0
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def commands_of(interaction: discord.Interaction[Any]) -> Commands:
+    client: RailBot = interaction.client
+    return client.rail
+
+
+def _is_admin(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return bool(perms.administrator or perms.manage_guild)
+
+
+def ctx_of(interaction: discord.Interaction[Any]) -> Ctx:
+    user = interaction.user
+    who = Who(user.id, user.display_name, _is_admin(interaction))
+
+    def resolve(text: str) -> tuple[int, str] | None:
+        uid = Commands.mention_id(text)
+        if uid is None:
+            return None
+        member = interaction.guild.get_member(uid) if interaction.guild else None
+        return uid, member.display_name if member else ""
+
+    async def make_thread(name: str) -> int:
+        channel = interaction.channel
+        if isinstance(channel, discord.TextChannel):
+            thread = await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+            return thread.id
+        raise BotError("Create games in a server text channel: each game gets its own thread.")
+
+    return Ctx(
+        who=who,
+        guild_id=interaction.guild_id,
+        channel_id=interaction.channel_id or 0,
+        interaction_id=str(interaction.id),
+        make_thread=make_thread,
+        resolve_user=resolve,
+    )
+
+
+def _view(reply: Reply) -> discord.ui.View | None:
+    if not reply.buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for b in reply.buttons[:25]:
+        style = getattr(discord.ButtonStyle, b.style, discord.ButtonStyle.secondary)
+        view.add_item(discord.ui.Button(label=b.label, custom_id=b.custom_id, style=style))
+    return view
+
+
+async def respond(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """Send a Reply as the interaction's answer (or followup if it was deferred)."""
+    files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in reply.attachments]
+    mentions = discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(u) for u in reply.mention],
+    )
+    kwargs: dict[str, Any] = {
+        "content": reply.text[:2000],
+        "ephemeral": reply.ephemeral,
+        "allowed_mentions": mentions,
+    }
+    view = _view(reply)
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = files
+    if not interaction.response.is_done():
+        await interaction.response.send_message(**kwargs)
+        return
+    if reply.ephemeral:  # the deferred "thinking" message is public: replace it
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+    await interaction.followup.send(**kwargs)
+
+
+async def run_and_reply(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Reply]]
+) -> None:
+    """Run the work; defer if it takes longer than DEFER_AFTER, then answer."""
+    task = asyncio.ensure_future(work())
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer(thinking=True)
+    await respond(interaction, await task)
+
+
+async def run(interaction: discord.Interaction[Any], name: str, **args: Any) -> None:
+    """Run a command of the shared command set for this interaction."""
+    commands = commands_of(interaction)
+    ctx = ctx_of(interaction)
+    await run_and_reply(interaction, lambda: commands.run(name, ctx, **args))
+
+
+def legal_choices(command: str, param: str) -> Any:
+    """An autocomplete callback offering only what game.legal() allows now (max 25)."""
+
+    async def complete(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        filled = {k: v for k, v in vars(interaction.namespace).items() if isinstance(v, str | int)}
+        pairs = await commands_of(interaction).choices(
+            ctx_of(interaction), command, param, current, filled
+        )
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in pairs]
+
+    complete.__name__ = f"complete_{command}_{param}"
+    return complete

@@ -1,0 +1,45 @@
+"""Undo and redo, and the consent buttons for undoing another player's move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs._base import commands_of, ctx_of, run, run_and_reply
+
+PREFIX = "undo:"
+
+
+class Undo(commands.Cog):
+    @app_commands.command(
+        name="undo", description="Undo the latest move (another player's needs consent)"
+    )
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "undo")
+
+    @app_commands.command(name="redo", description="Redo the move just undone")
+    async def redo(self, interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "redo")
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Consent buttons (custom id "undo:yes:<request>"): they work across restarts."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if not custom_id.startswith(PREFIX):
+            return
+        _, answer, request = custom_id.split(":", 2)
+        ctx = ctx_of(interaction)
+        cmds = commands_of(interaction)
+        await run_and_reply(
+            interaction, lambda: cmds.answer_undo(ctx, int(request), answer == "yes")
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Undo())

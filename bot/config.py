@@ -1,0 +1,46 @@
+"""Configuration from config.toml (every key is documented in config.example.toml)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    database: Path = Path("data/rail-moderator.sqlite3")
+    sync_guilds: tuple[int, ...] = ()  # empty: sync commands globally
+    render_images: bool = True
+    cache_size: int = 200
+    log_level: str = "INFO"
+    guild_ready_timeout: float = 2.0
+    local_images: Path = Path("local-images")
+    local_players: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def token(self) -> str | None:
+        return os.environ.get("DISCORD_TOKEN") or None
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read the TOML file if it exists; missing keys take their defaults."""
+    path = Path(path or os.environ.get("RAIL_CONFIG", "config.toml"))
+    raw: dict[str, Any] = {}
+    if path.exists():
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    bot = raw.get("bot", {})
+    local = raw.get("local", {})
+    base = Config()
+    return Config(
+        database=Path(bot.get("database", base.database)),
+        sync_guilds=tuple(int(g) for g in bot.get("sync_guilds", ())),
+        render_images=bool(bot.get("render_images", base.render_images)),
+        cache_size=int(bot.get("cache_size", base.cache_size)),
+        log_level=str(bot.get("log_level", base.log_level)),
+        guild_ready_timeout=float(bot.get("guild_ready_timeout", base.guild_ready_timeout)),
+        local_images=Path(local.get("images_dir", base.local_images)),
+        local_players=tuple(str(p) for p in local.get("players", ())),
+    )

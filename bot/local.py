@@ -1,0 +1,195 @@
+"""Terminal mode: the bot's commands typed by named local players, same store and rules.
+
+    alice> create 18MS           (the game gets a local "thread"; you are now in it)
+    bob> join                    (or "as bob" then "join")
+    alice> start alice bob cy    (seat order; "start" alone seats at random)
+    cy> bid M&O 70
+    alice> use 2                 (switch to game #2)
+
+Lines are `[NAME:] COMMAND [ARGS...]`: arguments in the command's order or `name=value`.
+Images are written to the configured folder and their paths printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import sys
+import zlib
+from pathlib import Path
+from typing import TextIO
+
+from bot.commands import SPECS, Commands, Ctx
+from bot.config import Config
+from bot.replies import Reply
+from bot.service import Service, Who
+from bot.store import Store
+
+HELP = """Commands: {names}
+Extra: as NAME | use GAME_ID | import FILE ID=NAME... | allow REQUEST | refuse REQUEST | help | quit
+Prefix a line with "NAME:" to act as that player once."""
+
+_MENTION = re.compile(r"<@!?(\d+)>")
+_CHANNEL = re.compile(r"<#(\d+)>")
+
+
+def local_user_id(name: str) -> int:
+    """A stable id for a local player name."""
+    return zlib.crc32(name.strip().lower().encode()) & 0x7FFFFFFF
+
+
+class LocalSession:
+    def __init__(self, service: Service, images_dir: Path, player: str | None = None) -> None:
+        self.service = service
+        self.commands = Commands(service)
+        self.images_dir = images_dir
+        self.player = player
+        self.channel_id = 0
+        self.names: dict[int, str] = {}
+        self._count = 0
+
+    def _who(self, name: str) -> Who:
+        uid = local_user_id(name)
+        self.names[uid] = name
+        return Who(uid, name, is_admin=True)
+
+    def _resolve(self, text: str) -> tuple[int, str] | None:
+        name = text.strip().lstrip("@")
+        return (local_user_id(name), name) if name else None
+
+    async def _make_thread(self, _name: str) -> int:
+        # a local "thread": a fresh channel id that the session switches to
+        self.channel_id = 10**12 + (zlib.crc32(_name.encode()) << 8) + self._next()
+        return self.channel_id
+
+    def _next(self) -> int:
+        self._count += 1
+        return self._count
+
+    async def handle(self, line: str) -> str:
+        """Run one typed line and return what the bot says."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return ""
+        player = self.player
+        head, sep, rest = line.partition(":")
+        if sep and head and " " not in head.strip():
+            player, line = head.strip(), rest.strip()
+        try:
+            words = shlex.split(line)
+        except ValueError as err:
+            return f"Cannot read that line: {err}."
+        name, args = words[0].lower().lstrip("/"), words[1:]
+        if name in ("help", "?"):
+            return HELP.format(names=", ".join(sorted(SPECS)))
+        if name == "as":
+            if not args:
+                return "Usage: as NAME"
+            self.player = args[0]
+            return f"You are now {self.player}."
+        if name == "use":
+            return await self._use(args)
+        if player is None:
+            return 'Say who you are first: "as NAME" (or prefix the line with "NAME:").'
+        who = self._who(player)
+        ctx = Ctx(who, None, self.channel_id, None, self._make_thread, self._resolve)
+        if name == "import":
+            if not args:
+                return "Usage: import FILE ID=NAME ..."
+            raw = Path(args[0]).read_bytes()
+            reply = await self.commands.import_file(ctx, raw, " ".join(args[1:]))
+        elif name in ("allow", "refuse"):
+            if not args or not args[0].isdigit():
+                return f"Usage: {name} REQUEST_ID"
+            reply = await self.commands.answer_undo(ctx, int(args[0]), name == "allow")
+        elif name in SPECS:
+            kwargs = self._arguments(name, args)
+            if isinstance(kwargs, str):
+                return kwargs
+            reply = await self.commands.run(name, ctx, **kwargs)
+        else:
+            return f"Unknown command {name!r}: type help."
+        return await self._render(reply)
+
+    def _arguments(self, name: str, args: list[str]) -> dict[str, object] | str:
+        spec = SPECS[name]
+        params = list(spec.params)
+        out: dict[str, object] = {}
+        positional = [a for a in args if "=" not in a or a.startswith("[") or a.startswith("{")]
+        for a in args:
+            key, eq, value = a.partition("=")
+            if eq and key in {p.name for p in params} and a not in positional:
+                out[key] = value
+        free = [p for p in params if p.name not in out]
+        if spec.name == "start":  # the seating is every remaining word
+            if positional:
+                out["seating"] = " ".join(positional)
+            return out
+        if len(positional) > len(free):
+            # the last parameter takes the rest (e.g. routes JSON with spaces)
+            positional = positional[: len(free) - 1] + [" ".join(positional[len(free) - 1 :])]
+        for p, value in zip(free, positional, strict=False):
+            out[p.name] = int(value) if p.kind is int and value.lstrip("-").isdigit() else value
+        return out
+
+    async def _use(self, args: list[str]) -> str:
+        if not args or not args[0].lstrip("#").isdigit():
+            return "Usage: use GAME_ID"
+        record = await self.service.store.game(int(args[0].lstrip("#")))
+        if record is None:
+            return f"There is no game #{args[0]}."
+        self.channel_id = record.thread_id or record.channel_id
+        for p in record.players:
+            self.names[p.user_id] = p.name
+        return f"Now in game #{record.id} ({record.title}, {record.status})."
+
+    async def _render(self, reply: Reply) -> str:
+        record = await self.service.store.game_in_channel(self.channel_id)
+        if record is not None:
+            for p in record.players:
+                self.names.setdefault(p.user_id, p.name)
+        text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), reply.text)
+        text = _CHANNEL.sub("this game", text)
+        text = text.replace("**", "")
+        lines = [("(only you) " if reply.ephemeral else "") + text]
+        if reply.attachments:
+            self.images_dir.mkdir(parents=True, exist_ok=True)
+            stamp = self._next()
+            for a in reply.attachments:
+                gid = record.id if record else 0
+                path = self.images_dir / f"game{gid}-{stamp:04d}-{a.filename}"
+                path.write_bytes(a.data)
+                lines.append(f"  wrote {path}")
+        for b in reply.buttons:
+            _, answer, request = b.custom_id.split(":", 2)
+            lines.append(
+                f"  [{b.label}] type: {'allow' if answer == 'yes' else 'refuse'} {request}"
+            )
+        return "\n".join(lines)
+
+
+async def run_local(
+    config: Config, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    store = await Store.open(config.database)
+    service = Service(store, cache_size=config.cache_size, render_images=config.render_images)
+    first = config.local_players[0] if config.local_players else None
+    session = LocalSession(service, config.local_images, first)
+    print("Local mode: type help for the commands, quit to leave.", file=stdout)
+    try:
+        while True:
+            prompt = f"{session.player or '?'}> "
+            stdout.write(prompt)
+            stdout.flush()
+            line = await asyncio.to_thread(stdin.readline)
+            if not line or line.strip() in ("quit", "exit"):
+                break
+            out = await session.handle(line)
+            if out:
+                print(out, file=stdout)
+    finally:
+        await store.close()
+    return 0
