@@ -177,14 +177,14 @@ def render_status_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
     height = pad + len(lines) * round(fs * 1.6) + pad
     train_h = round(fs * 3.2)
     height += row_h + train_h + pad
-    for t in tables:
-        widths = _col_widths(t, f, fb, size - 2 * pad, pad)
+    for tab in tables:
+        widths = _col_widths(tab, f, fb, size - 2 * pad, pad)
         height += row_h * 2 + pad
-        height += sum(_row_height(t, row, widths, f, fb, row_h) for row in t.rows)
+        height += sum(_row_height(tab, row, widths, f, fb, row_h) for row in tab.rows)
     img = Image.new("RGB", (size, height), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
 
-    y = pad
+    y: float = pad
     for i, line in enumerate(lines):
         text(d, (pad, y + fs * 0.8), line, fh if i == 0 else fb, theme.INK, anchor="lm")
         y += round(fs * 1.6)
@@ -201,7 +201,7 @@ def render_status_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
     )
     y += row_h
     nxt = next((t.name for t in view.trains if t.available and t.left > 0), None)
-    x = pad
+    x: float = pad
     bw = (size - 2 * pad) / max(1, len(view.trains) + (1 if view.open_market_trains else 0))
     for t in view.trains:
         gone = t.left == 0 or t.rusted_or_obsolete
@@ -234,8 +234,8 @@ def render_status_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
         text(d, (cx, y + train_h * 0.72), " ".join(view.open_market_trains), f, theme.INK)
     y += train_h + pad
 
-    for t in tables:
-        y = _draw_table(d, t, y, size, pad, row_h, f, fb)
+    for tab in tables:
+        y = _draw_table(d, tab, y, size, pad, row_h, f, fb)
     return img
 
 
