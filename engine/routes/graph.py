@@ -163,7 +163,7 @@ def _build(board: Board) -> TrackGraph:
             for other in _across(g, neighbors, ep):
                 key = tuple(sorted(((hex_name, ep[1], ep[2]), other)))
                 if key not in g.crossing_bits:
-                    g.crossing_bits[key] = nbits  # type: ignore[index]
+                    g.crossing_bits[key] = nbits
                     nbits += 1
     g.nbits = nbits
     g.links_from = [[] for _ in g.nodes]
@@ -196,9 +196,11 @@ def _across(
     return out
 
 
-def _crossing_bit(g: TrackGraph, hex_name: str, ep: EP, other: tuple[str, int, tuple[int, int] | None]) -> int:
+def _crossing_bit(
+    g: TrackGraph, hex_name: str, ep: EP, other: tuple[str, int, tuple[int, int] | None]
+) -> int:
     key = tuple(sorted(((hex_name, ep[1], ep[2]), other)))
-    return 1 << g.crossing_bits[key]  # type: ignore[index]
+    return 1 << g.crossing_bits[key]
 
 
 def _links_from_node(g: TrackGraph, info: NodeInfo) -> None:
@@ -320,9 +322,7 @@ class Reach:
 _REACH_CACHE: dict[tuple[object, ...], Reach] = {}
 
 
-def reachable(
-    board: Board, corp: str, pass_through: frozenset[str] = frozenset()
-) -> Reach:
+def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach:
     """The corporation's network: what its track reaches from its tokens.
 
     Other corporations' tokens block passing through a city whose slots are all theirs;
@@ -360,12 +360,12 @@ def reachable(
         path = g.paths[pid]
         other = path.b if path.a == enter else path.a
         if other[0] != "edge":
-            nid = g.node_ids.get((hex_name, other[0], other[1]))
-            if nid is None or nid in nodes:
+            found = g.node_ids.get((hex_name, other[0], other[1]))
+            if found is None or found in nodes:
                 continue
-            nodes.add(nid)
-            if can_pass(board, g.nodes[nid], corp, pass_through):
-                leave_node(nid)
+            nodes.add(found)
+            if can_pass(board, g.nodes[found], corp, pass_through):
+                leave_node(found)
             continue
         edges.add((hex_name, other[1]))
         hex_ = g.data.hexes[hex_name]

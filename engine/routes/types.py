@@ -35,6 +35,9 @@ class TrainSpec:
     free: frozenset[str]  # node kinds visited for free (still pay revenue)
     multiplier: int = 1  # revenue multiplier (D trains: 2)
     min_stops: int = 2
+    # node kinds the multiplier applies to (None = every kind); 18MEX 4D doubles cities and
+    # off-boards but not towns
+    multiplied: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,4 +51,7 @@ class RouteRules:
     route_bonus: Callable[[Board, str, list[NodeRef]], int] | None = None
     # off-board/red hexes that routes may pass through (18MS Memphis A1, New Orleans I1)
     pass_through_offboards: frozenset[str] = field(default_factory=frozenset)
+    # the most `route_bonus` can add to one route, if known; lets the solver prune by revenue
+    # bounds (None = unknown: the solver still finds the optimum, only slower)
+    route_bonus_max: int | None = None
     # whether a town must be passed through only as a stop etc. could be added here
