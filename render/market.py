@@ -120,7 +120,7 @@ def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
                 )
             if "par" in t:
                 par_cells.append(box)
-    pw = max(2, round(geo.cell_w * 0.06))
+    pw = max(3, round(geo.cell_w * 0.07))
     for box in par_cells:
         d.rectangle(
             (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), outline=theme.PAR_OUTLINE, width=pw
