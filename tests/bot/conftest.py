@@ -1,0 +1,148 @@
+"""Fixtures: the real discord.py client (RailBot) against the fake Discord on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import RailBot
+from bot.config import Config
+from bot.service import EnginePort, Renderer, Service
+from bot.store import Store
+from tests.bot.fake_discord import FakeDiscord, Sent, User
+from tests.bot.fake_engine import FakePort, FakeRenderer
+
+
+class Env:
+    """One fake Discord plus one bot process (restartable on the same SQLite file)."""
+
+    def __init__(self, tmp: Path, engine: EnginePort, renderer: Renderer) -> None:
+        self.fake = FakeDiscord()
+        self.db = tmp / "bot.sqlite3"
+        self.engine = engine
+        self.renderer = renderer
+        self.errors: list[BaseException] = []
+        self.bot: RailBot | None = None
+        self.store: Store | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._old: Any = None
+        self.alice = User(1001, "Alice")
+        self.bob = User(1002, "Bob")
+        self.cy = User(1003, "Cy")
+        self.dee = User(1004, "Dee")
+        self.admin = User(1999, "Mod", admin=True)
+
+    async def start(self) -> None:
+        await self.fake.start()
+        self._old = self.fake.patch()
+        await self.start_bot()
+
+    async def start_bot(self) -> None:
+        config = Config(database=self.db, guild_ready_timeout=0.05)
+        self.store = await Store.open(self.db)
+        service = Service(self.store, engine=self.engine, renderer=self.renderer)
+        bot = RailBot(config, service)
+        original = bot.tree.on_error
+
+        async def on_error(interaction: discord.Interaction[Any], error: Exception) -> None:
+            self.errors.append(error)
+            await original(interaction, error)  # type: ignore[arg-type]
+
+        bot.tree.on_error = on_error  # type: ignore[method-assign]
+
+        async def on_event_error(event: str, *args: Any, **kwargs: Any) -> None:
+            import sys
+
+            err = sys.exc_info()[1]
+            self.errors.append(err or RuntimeError(event))
+
+        bot.on_error = on_event_error  # type: ignore[method-assign]
+        self.fake.identified.clear()
+        await bot.login("fake-token")
+        self._task = asyncio.create_task(bot.connect(reconnect=False))
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        self.bot = bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is not None:
+            await self.settle()
+            await self.bot.close()
+            if self._task is not None:
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(self._task, 5)
+            self.bot = None
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def restart(self) -> None:
+        await self.stop_bot()
+        await self.start_bot()
+
+    async def stop(self) -> None:
+        await self.stop_bot()
+        await self.fake.stop()
+        FakeDiscord.restore(self._old)
+
+    @property
+    def service(self) -> Service:
+        assert self.bot is not None
+        return self.bot.service
+
+    async def settle(self) -> None:
+        """Wait until the bot's command and event handlers have finished."""
+        for _ in range(100):
+            tasks = [
+                t for t in asyncio.all_tasks()
+                if t is not asyncio.current_task() and not t.done()
+                and (t.get_name() == "CommandTree-invoker" or t.get_name() == "discord.py: interaction"
+                     or t.get_name() == "discord.py: on_interaction")
+            ]
+            if not tasks:
+                return
+            await asyncio.wait(tasks, timeout=5)
+
+    async def cmd(self, user: User, channel: int, name: str, **options: Any) -> Sent:
+        sent = await self.fake.invoke(user, channel, name, **options)
+        await self.settle()
+        return sent
+
+    async def new_game(self, *players: User, title: str = "18MS") -> int:
+        """Create a game by the first player, everyone joins, start in this seat order."""
+        creator = players[0]
+        await self.cmd(creator, self.fake.main_channel, "create", title=title)
+        thread = max(c for c, d in self.fake.channels.items() if d["type"] == 11)
+        for p in players[1:]:
+            await self.cmd(p, thread, "join")
+        seating = " ".join(f"<@{p.id}>" for p in players)
+        sent = await self.cmd(creator, thread, "start", seating=seating)
+        assert "starts" in sent.content, sent.content
+        return thread
+
+
+@pytest.fixture
+def engine_port() -> EnginePort:
+    return FakePort()
+
+
+@pytest.fixture
+def renderer() -> FakeRenderer:
+    return FakeRenderer()
+
+
+@pytest.fixture
+async def env(tmp_path: Path, engine_port: EnginePort, renderer: FakeRenderer) -> AsyncIterator[Env]:
+    e = Env(tmp_path, engine_port, renderer)
+    await e.start()
+    try:
+        yield e
+    finally:
+        await e.stop()
+    assert not e.fake.unknown, f"the bot called unknown Discord routes: {e.fake.unknown}"
+    assert not e.errors, f"command handlers raised: {e.errors!r}"

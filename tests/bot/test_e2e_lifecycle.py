@@ -1,0 +1,25 @@
+"""End to end through discord.py: create, join, start, list, abandon."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Env
+
+
+async def test_create_join_start(env: Env) -> None:
+    fake = env.fake
+    sent = await env.cmd(env.alice, fake.main_channel, "create", title="18MS")
+    assert "Created 18MS game #1" in sent.content and not sent.ephemeral
+    assert any(p[0] == "POST" and p[1].endswith("/threads") for p in fake.calls)
+    thread = max(c for c, d in fake.channels.items() if d["type"] == 11)
+    sent = await env.cmd(env.bob, thread, "join")
+    assert "Bob" in sent.content
+    sent = await env.cmd(env.bob, thread, "start")
+    assert sent.ephemeral and "creator" in sent.content
+    sent = await env.cmd(env.alice, thread, "start", seating=f"<@{env.bob.id}> <@{env.alice.id}>")
+    assert "starts" in sent.content and "1. Bob" in sent.content
+    assert f"<@{env.bob.id}>" in sent.content
+    assert [int(u) for u in sent.mentions["users"]] == [env.bob.id] and sent.mentions["parse"] == []
+    assert sent.files and sent.files[0][0] == "status.png"
+    record = await env.service.store.game(1)
+    assert record is not None and record.status == "active"
+    assert [p.name for p in record.seated] == ["Bob", "Alice"]
