@@ -289,11 +289,15 @@ class FakeDiscord:
         await asyncio.wait_for(pending.done.wait(), timeout)
         return pending.replies[-1]
 
-    async def redeliver(self, user: User, channel_id: int, name: str, interaction_id: int, **options: Any) -> None:
-        """Deliver the same interaction id again (a retry) without waiting for an answer."""
+    async def redeliver(self, user: User, channel_id: int, name: str, interaction_id: int, **options: Any) -> Sent:
+        """Deliver the same interaction id again (a retry) and return the new answer."""
         data = {"id": self.commands[name]["id"], "name": name, "type": 1, "options": self._options(options)}
         _iid, payload = self._interaction(2, user, channel_id, data, interaction_id=interaction_id)
+        pending = self.pending.setdefault(interaction_id, Pending())
+        pending.done.clear()
         await self._send_dispatch("INTERACTION_CREATE", payload)
+        await asyncio.wait_for(pending.done.wait(), 10)
+        return pending.replies[-1]
 
     # -- REST ---------------------------------------------------------------------------------
 
