@@ -68,18 +68,19 @@ def random_board(rng: random.Random) -> Board:
     ]
     tiles: dict[str, tuple[str, int]] = {}
     for h in rng.sample(hexes, k=min(len(hexes), rng.randint(8, 14))):
-        colour = "green" if rng.random() < 0.3 and MS.hexes[h].possible_tiles.get("green") else "yellow"
+        colour = (
+            "green" if rng.random() < 0.3 and MS.hexes[h].possible_tiles.get("green") else "yellow"
+        )
         options = MS.hexes[h].possible_tiles[colour]
         name = rng.choice(sorted(options))
         rots = options[name] or (0,)
         tiles[h] = (name, rng.choice(list(rots)))
     board = Board(MS, tiles, {})
-    cities = [
-        (h, c.index, c.slots)
-        for h in tiles
-        for c in (MS.tiles[tiles[h][0]].geometry.cities)
-    ]
-    tokens: dict[tuple[str, int], tuple[str | None, ...]] = {("A1", 0): ("IC",), ("E1", 0): ("Fr", None)}
+    cities = [(h, c.index, c.slots) for h in tiles for c in (MS.tiles[tiles[h][0]].geometry.cities)]
+    tokens: dict[tuple[str, int], tuple[str | None, ...]] = {
+        ("A1", 0): ("IC",),
+        ("E1", 0): ("Fr", None),
+    }
     for h, i, slots in cities:
         r = rng.random()
         if r < 0.3:
@@ -111,7 +112,9 @@ def test_solver_matches_brute_force_on_random_networks() -> None:
         rules = RouteRules(
             phase=phase,
             pass_through_offboards=MS_PASS if trial % 4 else frozenset(),
-            route_bonus=(lambda b, c, stops: 10 if ("B2", "town", 0) in stops else 0) if bonus else None,
+            route_bonus=(lambda b, c, stops: 10 if ("B2", "town", 0) in stops else 0)
+            if bonus
+            else None,
             route_bonus_max=10 if bonus and trial % 2 else None,
         )
         corp = "IC" if trial % 5 else "Fr"
@@ -120,7 +123,9 @@ def test_solver_matches_brute_force_on_random_networks() -> None:
         assert sol.exact
         assert sol.revenue == expected, (trial, board.tiles, board.tokens, ids, phase)
         # the engine's judge agrees with every figure the solver reports
-        assert score_routes(board, corp, trains, sol.routes, rules) == [r.revenue for r in sol.routes]
+        assert score_routes(board, corp, trains, sol.routes, rules) == [
+            r.revenue for r in sol.routes
+        ]
         checked += expected > 0
     assert checked > 20
 
