@@ -412,7 +412,7 @@ class Service:
             user = users.get(pid) or users.get(pname)
             if user is None:
                 raise BotError(f"Map the export's player {pname} (id {pid}) to a server member.")
-            seats.append((user[0], user[1], pid, seat))
+            seats.append((user[0], user[1] or pname, pid, seat))
         if len({s[0] for s in seats}) != len(seats):
             raise BotError("Each export player must be mapped to a different member.")
         try:
