@@ -140,6 +140,8 @@ def place_nodes(
     used_angles: list[float] = []
     for es in edges_of.values():
         used_angles += [lay.edge_angle(e) for e in es]
+    if any(isinstance(n.revenue, dict) and n.slots for n in geom.nodes()):
+        used_angles += [60.0, 90.0, 120.0]  # the phase-value boxes go below the city
     cities = [k for k in nodes if k[0] == "city"]
     primary = max(cities, key=lambda k: len(edges_of[k])) if cities else None
     if primary is not None:
@@ -388,6 +390,8 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
             polyline(d, [places[ka].pos, places[kb].pos], theme.TRACK, tw)
 
     spots = _Spots(lay, exit_angles)
+    if art.location and (offboardish or any(isinstance(n.revenue, dict) for n in geom.nodes())):
+        spots.busy += [270.0, 90.0]  # name on top, phase values below
 
     # --- towns -------------------------------------------------------------------------
     for town in geom.towns:
@@ -437,11 +441,8 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
             vy = sum(math.sin(math.radians(a)) for a in exit_angles)
             norm = math.hypot(vx, vy)
             pos = c if norm < 1e-6 else (c[0] - vx / norm * r * 0.22, c[1] - vy / norm * r * 0.22)
-        elif offboardish:
-            pos = (c[0], c[1] + r * 0.55)
         else:
-            pos = polar(c, r * 0.58, spots.take(prefer=270.0))
-            pos = (c[0], pos[1]) if abs(pos[1] - c[1]) > r * 0.2 else pos
+            pos = (c[0], c[1] + r * 0.55)  # below the city; the name goes on top
         draw_phase_revenues(d, lay, pos, node, art.phase, art.phase_names)
     values = sorted({n.revenue for n in flat_nodes if isinstance(n.revenue, int)})
     if not art.printed or art.kind in ("preprinted", "gray"):
@@ -531,11 +532,23 @@ def draw_location(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt)
     name = art.location or ""
     top_busy = sum(1 for a in exit_angles if 180.0 < a < 360.0)
     bottom_busy = sum(1 for a in exit_angles if 0.0 < a < 180.0)
-    up = True if art.kind == "offboard" else top_busy < bottom_busy
+    has_phase_values = any(isinstance(n.revenue, dict) for n in art.geometry.nodes())
+    up = True if art.kind == "offboard" or has_phase_values else top_busy < bottom_busy
     dy = 0.7 * r if lay.orientation == "pointy" else 0.72 * lay.apothem
     y = c[1] - dy if up else c[1] + dy
     max_w = r * (1.1 if lay.orientation == "pointy" else 1.3)
     size = fit_font_size(name, max_w, round(r * 0.18), False, minimum=7)
+    lines = [name]
+    if size < r * 0.15 and " / " in name:
+        lines = name.split(" / ", 1)
+        size = min(fit_font_size(x, max_w, round(r * 0.18), False, minimum=7) for x in lines)
     ink = (255, 255, 255) if art.kind in ("offboard", "red_track") else theme.LOCATION_INK
     halo = art.fill
-    text(d, (c[0], y), name, font(size), ink, halo=halo, halo_width=2)
+    f = font(size)
+    if len(lines) == 2:
+        step = size * 1.05
+        y = y + (step / 2 if up else -step / 2)
+        text(d, (c[0], y - step), lines[0], f, ink, halo=halo, halo_width=2)
+        text(d, (c[0], y), lines[1], f, ink, halo=halo, halo_width=2)
+    else:
+        text(d, (c[0], y), name, f, ink, halo=halo, halo_width=2)

@@ -39,7 +39,7 @@ def _margin(width: int) -> int:
 def map_layout(data: TitleData, size: int = DEFAULT_WIDTH) -> MapGeometry:
     """The pixel layout used by render_map for this title at this width."""
     margin = _margin(size)
-    header = round(margin * 1.4)
+    header = round(margin * 1.8)
     cells = [(h.x, h.y) for h in data.hexes.values()]
     lay = fit_layout(data.layout, cells, size, margin)
     lay = HexLayout(lay.orientation, lay.radius, (lay.origin[0], lay.origin[1] + header))
@@ -174,8 +174,8 @@ def render_map_image(
         _coordinates(d, lay, data)
     if header:
         title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
-        f = font(round(geo.header * 0.6), bold=True)
-        text(d, (_margin(size), geo.header * 0.55), title, f, theme.INK, anchor="lm")
+        f = font(round(geo.header * 0.45), bold=True)
+        text(d, (_margin(size), geo.header * 0.45), title, f, theme.INK, anchor="lm")
 
     hw = max(3, round(lay.radius * 0.09))
     for name in emphasise:
