@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.actions import Route  # noqa: E402
-from engine.core.data import TitleData, load_title_data  # noqa: E402
+from engine.core.data import Geometry, TitleData, load_title_data  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from engine.routes.revenue import score_routes, train_spec  # noqa: E402
 from engine.routes.solver import best_routes  # noqa: E402
@@ -85,7 +85,7 @@ class ApproxBoard:
         self.homed: set[str] = set()
         self.homes = {c["id"]: c.get("home") for c in list(data.corporations) + list(data.minors)}
 
-    def geometry(self, hex_name: str):  # type: ignore[no-untyped-def]
+    def geometry(self, hex_name: str) -> Geometry:
         laid = self.tiles.get(hex_name)
         if laid is None:
             return self.data.hexes[hex_name].geometry
@@ -161,7 +161,7 @@ def positions(title: str | None) -> Iterator[tuple[dict[str, Any], Board, dict[s
                 if x["type"] == "lay_tile":
                     b.lay(x["hex"], x["tile"], int(x["rotation"]))
                 elif x["type"] == "place_token":
-                    b.place(x["city"], str(x["entity"]))
+                    b.place(x["city"], str(x.get("tokener") or x["entity"]))
 
 
 def specs_for(data: TitleData, names: list[str]) -> dict[str, TrainSpec]:

@@ -9,7 +9,7 @@ from engine.core.data import load_title_data
 from engine.errors import EngineError
 from engine.routes.graph import reachable, track_graph
 from engine.routes.revenue import score_routes, train_spec
-from engine.routes.types import Board, RouteRules
+from engine.routes.types import Board, RouteRules, TrainSpec
 
 from ._boards import IC_LINE, MS_PASS, ms_board, ms_rules
 
@@ -17,7 +17,7 @@ MS = load_title_data("18MS")
 CHATTANOOGA = ["B2", "B4", "B6", "B8", "B10", "B12"]
 
 
-def trains(*ids: str, face: str | None = None) -> dict[str, object]:
+def trains(*ids: str, face: str | None = None) -> dict[str, TrainSpec]:
     return {t: train_spec(MS, t, face) for t in ids}
 
 
