@@ -71,7 +71,11 @@ MOVES: tuple[Spec, ...] = (
     Spec(
         "sell",
         "Sell shares",
-        (_CORP, _p("percent", "percent to sell", autocomplete=True)),
+        (
+            _CORP,
+            _p("percent", "percent to sell", autocomplete=True),
+            _p("shares", "certificate ids, e.g. GMO_3 GMO_4 (optional)", required=False),
+        ),
         moves.sell,
     ),
     Spec("pass", "Pass", (), moves.pass_),
@@ -109,6 +113,7 @@ MOVES: tuple[Spec, ...] = (
         (
             _TRAIN,
             _p("price", "price in $ (default: the lowest)", required=False, autocomplete=True),
+            _p("variant", "train variant, e.g. 4D (optional)", required=False),
         ),
         moves.buy_train,
     ),

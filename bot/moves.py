@@ -176,14 +176,18 @@ def buy(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any
     return {"type": "buy_shares", "shares": [chosen[0]]}
 
 
-def sell(legal: Any, corporation: str, percent: str | int) -> dict[str, Any]:
+def sell(
+    legal: Any, corporation: str, percent: str | int, shares: str | None = None
+) -> dict[str, Any]:
+    """Sell `percent` of a corporation; `shares` optionally names the certificates (ids)."""
     require(legal, "sell_shares")
-    return {
+    action: dict[str, Any] = {
         "type": "sell_shares",
         "corporation": corporation,
-        "shares": [],
+        "shares": (shares or "").replace(",", " ").split(),
         "percent": int(str(percent).rstrip("%")),
     }
+    return action
 
 
 def pass_(legal: Any) -> dict[str, Any]:
@@ -223,15 +227,20 @@ def dividend(legal: Any, kind: str) -> dict[str, Any]:
     return {"type": "dividend", "kind": kind}
 
 
-def buy_train(legal: Any, train: str, price: str | int | None = None) -> dict[str, Any]:
+def buy_train(
+    legal: Any, train: str, price: str | int | None = None, variant: str | None = None
+) -> dict[str, Any]:
     require(legal, "buy_train")
-    offer = next((o for o in _get(legal, "trains") if o[0] == train), None)
+    offers = [o for o in _get(legal, "trains") if o[0] == train]
+    offer = next((o for o in offers if variant is None or o[1] == variant), None)
     if price is None:
         if offer is None:
             raise BotError(f"Train {train} is not for sale now.")
         price = offer[2]
     action: dict[str, Any] = {"type": "buy_train", "train": train, "price": _money(price)}
-    if offer is not None and offer[1]:
+    if variant:
+        action["variant"] = variant
+    elif offer is not None and offer[1]:
         action["variant"] = offer[1]
     return action
 

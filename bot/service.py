@@ -404,7 +404,13 @@ class Service:
         names to (Discord user id, display name)."""
         try:
             title = self._check_title(str(data.get("title", "")))
-            exported = [(str(p["id"]), str(p.get("name", p["id"]))) for p in data["players"]]
+            exported = [
+                (
+                    str(p["id"] if p.get("id") is not None else p["name"]),
+                    str(p.get("name", p["id"])),
+                )
+                for p in data["players"]
+            ]
         except (KeyError, TypeError) as err:
             raise BotError("This file is not an 18xx.games game export.") from err
         seats: list[tuple[int, str, str, int | None]] = []

@@ -44,10 +44,15 @@ class Operating(commands.Cog):
     @app_commands.autocomplete(
         train=legal_choices("train", "train"), price=legal_choices("train", "price")
     )
+    @app_commands.describe(variant="train variant, e.g. 4D (optional)")
     async def train(
-        self, interaction: discord.Interaction[Any], train: str, price: str | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        train: str,
+        price: str | None = None,
+        variant: str | None = None,
     ) -> None:
-        await run(interaction, "train", train=train, price=price)
+        await run(interaction, "train", train=train, price=price, variant=variant)
 
     @app_commands.command(name="discard", description="Discard a train over the limit")
     @app_commands.autocomplete(train=legal_choices("discard", "train"))

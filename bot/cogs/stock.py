@@ -41,10 +41,15 @@ class Stock(commands.Cog):
     @app_commands.autocomplete(
         corporation=legal_choices("sell", "corporation"), percent=legal_choices("sell", "percent")
     )
+    @app_commands.describe(shares="certificate ids, e.g. GMO_3 GMO_4 (optional)")
     async def sell(
-        self, interaction: discord.Interaction[Any], corporation: str, percent: str
+        self,
+        interaction: discord.Interaction[Any],
+        corporation: str,
+        percent: str,
+        shares: str | None = None,
     ) -> None:
-        await run(interaction, "sell", corporation=corporation, percent=percent)
+        await run(interaction, "sell", corporation=corporation, percent=percent, shares=shares)
 
     @app_commands.command(name="pass", description="Pass")
     async def pass_(self, interaction: discord.Interaction[Any]) -> None:

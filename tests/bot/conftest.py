@@ -99,10 +99,15 @@ class Env:
         """Wait until the bot's command and event handlers have finished."""
         for _ in range(100):
             tasks = [
-                t for t in asyncio.all_tasks()
-                if t is not asyncio.current_task() and not t.done()
-                and (t.get_name() == "CommandTree-invoker" or t.get_name() == "discord.py: interaction"
-                     or t.get_name() == "discord.py: on_interaction")
+                t
+                for t in asyncio.all_tasks()
+                if t is not asyncio.current_task()
+                and not t.done()
+                and (
+                    t.get_name() == "CommandTree-invoker"
+                    or t.get_name() == "discord.py: interaction"
+                    or t.get_name() == "discord.py: on_interaction"
+                )
             ]
             if not tasks:
                 return
@@ -137,7 +142,9 @@ def renderer() -> FakeRenderer:
 
 
 @pytest.fixture
-async def env(tmp_path: Path, engine_port: EnginePort, renderer: FakeRenderer) -> AsyncIterator[Env]:
+async def env(
+    tmp_path: Path, engine_port: EnginePort, renderer: FakeRenderer
+) -> AsyncIterator[Env]:
     e = Env(tmp_path, engine_port, renderer)
     await e.start()
     try:

@@ -52,14 +52,24 @@ class User:
 
     def payload(self) -> dict[str, Any]:
         return {
-            "id": str(self.id), "username": self.name, "discriminator": "0",
-            "global_name": self.name, "avatar": None, "bot": self.id == BOT_ID,
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "bot": self.id == BOT_ID,
         }
 
     def member(self) -> dict[str, Any]:
         return {
-            "user": self.payload(), "roles": [], "joined_at": _now(), "deaf": False,
-            "mute": False, "flags": 0, "nick": None, "pending": False,
+            "user": self.payload(),
+            "roles": [],
+            "joined_at": _now(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "nick": None,
+            "pending": False,
             "permissions": ADMIN_PERMS if self.admin else MEMBER_PERMS,
         }
 
@@ -112,19 +122,34 @@ class FakeDiscord:
     def add_channel(self, name: str, *, parent: int | None = None) -> int:
         cid = snowflake()
         data: dict[str, Any] = {
-            "id": str(cid), "type": 0, "guild_id": str(GUILD_ID), "name": name, "position": 0,
-            "permission_overwrites": [], "nsfw": False, "parent_id": None, "topic": None,
-            "last_message_id": None, "rate_limit_per_user": 0,
+            "id": str(cid),
+            "type": 0,
+            "guild_id": str(GUILD_ID),
+            "name": name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
         }
         if parent is not None:
-            data.update({
-                "type": 11, "parent_id": str(parent), "owner_id": str(BOT_ID),
-                "message_count": 0, "member_count": 1,
-                "thread_metadata": {
-                    "archived": False, "auto_archive_duration": 10080,
-                    "archive_timestamp": _now(), "locked": False,
-                },
-            })
+            data.update(
+                {
+                    "type": 11,
+                    "parent_id": str(parent),
+                    "owner_id": str(BOT_ID),
+                    "message_count": 0,
+                    "member_count": 1,
+                    "thread_metadata": {
+                        "archived": False,
+                        "auto_archive_duration": 10080,
+                        "archive_timestamp": _now(),
+                        "locked": False,
+                    },
+                }
+            )
         self.channels[cid] = data
         return cid
 
@@ -140,13 +165,16 @@ class FakeDiscord:
         await site.start()
         server = site._server
         assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        sockets: Any = getattr(server, "sockets", None)
+        self.port = int(sockets[0].getsockname()[1])
 
     def patch(self) -> tuple[str, yarl.URL]:
         """Point discord.py at this fake; returns the old values for restore()."""
         old = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = f"http://127.0.0.1:{self.port}/api/v10"
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{self.port}/gw")
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+            f"ws://127.0.0.1:{self.port}/gw"
+        )
         return old
 
     @staticmethod
@@ -163,19 +191,45 @@ class FakeDiscord:
 
     def _guild(self) -> dict[str, Any]:
         return {
-            "id": str(GUILD_ID), "name": "18xx club", "icon": None, "owner_id": "1",
-            "unavailable": False, "member_count": 10, "large": False, "features": [],
-            "emojis": [], "stickers": [], "roles": [{
-                "id": str(GUILD_ID), "name": "@everyone", "permissions": MEMBER_PERMS,
-                "position": 0, "color": 0, "hoist": False, "managed": False,
-                "mentionable": False, "flags": 0,
-            }],
+            "id": str(GUILD_ID),
+            "name": "18xx club",
+            "icon": None,
+            "owner_id": "1",
+            "unavailable": False,
+            "member_count": 10,
+            "large": False,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": [
+                {
+                    "id": str(GUILD_ID),
+                    "name": "@everyone",
+                    "permissions": MEMBER_PERMS,
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
             "channels": [c for c in self.channels.values() if c["type"] == 0],
-            "threads": [], "members": [self.bot_user.member()], "voice_states": [],
-            "presences": [], "stage_instances": [], "guild_scheduled_events": [],
-            "mfa_level": 0, "verification_level": 0, "explicit_content_filter": 0,
-            "default_message_notifications": 0, "nsfw_level": 0, "premium_tier": 0,
-            "preferred_locale": "en-US", "system_channel_flags": 0, "afk_timeout": 300,
+            "threads": [],
+            "members": [self.bot_user.member()],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "mfa_level": 0,
+            "verification_level": 0,
+            "explicit_content_filter": 0,
+            "default_message_notifications": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "system_channel_flags": 0,
+            "afk_timeout": 300,
             "joined_at": _now(),
         }
 
@@ -192,12 +246,19 @@ class FakeDiscord:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
-                await self._send_dispatch("READY", {
-                    "v": 10, "user": self.bot_user.payload(), "private_channels": [],
-                    "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                    "session_id": "fake-session", "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
-                    "application": {"id": str(APP_ID), "flags": 0}, "shard": [0, 1],
-                })
+                await self._send_dispatch(
+                    "READY",
+                    {
+                        "v": 10,
+                        "user": self.bot_user.payload(),
+                        "private_channels": [],
+                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+                        "session_id": "fake-session",
+                        "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
+                        "application": {"id": str(APP_ID), "flags": 0},
+                        "shard": [0, 1],
+                    },
+                )
                 await self._send_dispatch("GUILD_CREATE", self._guild())
                 self.identified.set()
         return ws
@@ -210,19 +271,36 @@ class FakeDiscord:
     # -- interactions -------------------------------------------------------------------------
 
     def _interaction(
-        self, kind: int, user: User, channel_id: int, data: dict[str, Any], *,
-        interaction_id: int | None = None, message: dict[str, Any] | None = None,
+        self,
+        kind: int,
+        user: User,
+        channel_id: int,
+        data: dict[str, Any],
+        *,
+        interaction_id: int | None = None,
+        message: dict[str, Any] | None = None,
     ) -> tuple[int, dict[str, Any]]:
         iid = interaction_id or snowflake()
         token = f"tok{iid}"
         self._tokens[token] = iid
         payload: dict[str, Any] = {
-            "id": str(iid), "application_id": str(APP_ID), "type": kind, "data": data,
-            "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
-            "channel": self.channels[channel_id], "member": user.member(), "token": token,
-            "version": 1, "app_permissions": ADMIN_PERMS, "locale": "en-US",
-            "guild_locale": "en-US", "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)},
-            "context": 0, "attachment_size_limit": 10 * 1024 * 1024,
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "data": data,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": self.channels[channel_id],
+            "member": user.member(),
+            "token": token,
+            "version": 1,
+            "app_permissions": ADMIN_PERMS,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
         }
         if message is not None:
             payload["message"] = message
@@ -243,25 +321,40 @@ class FakeDiscord:
         return out
 
     async def invoke(
-        self, user: User, channel_id: int, name: str, *, interaction_id: int | None = None,
-        attachment: tuple[str, bytes] | None = None, timeout: float = 10.0, **options: Any,
+        self,
+        user: User,
+        channel_id: int,
+        name: str,
+        *,
+        interaction_id: int | None = None,
+        attachment: tuple[str, bytes] | None = None,
+        timeout: float = 10.0,
+        **options: Any,
     ) -> Sent:
         """Run a slash command as `user` and return the bot's final answer."""
         assert name in self.commands, f"/{name} was not synced"
         data: dict[str, Any] = {
-            "id": self.commands[name]["id"], "name": name, "type": 1,
+            "id": self.commands[name]["id"],
+            "name": name,
+            "type": 1,
             "options": self._options(options),
         }
         if attachment is not None:
             aid = snowflake()
             self.attachments[aid] = attachment[1]
             data["options"].append({"name": "file", "type": 11, "value": str(aid)})
-            data["resolved"] = {"attachments": {str(aid): {
-                "id": str(aid), "filename": attachment[0], "size": len(attachment[1]),
-                "url": f"http://127.0.0.1:{self.port}/cdn/{aid}",
-                "proxy_url": f"http://127.0.0.1:{self.port}/cdn/{aid}",
-                "content_type": "application/json",
-            }}}
+            data["resolved"] = {
+                "attachments": {
+                    str(aid): {
+                        "id": str(aid),
+                        "filename": attachment[0],
+                        "size": len(attachment[1]),
+                        "url": f"http://127.0.0.1:{self.port}/cdn/{aid}",
+                        "proxy_url": f"http://127.0.0.1:{self.port}/cdn/{aid}",
+                        "content_type": "application/json",
+                    }
+                }
+            }
         iid, payload = self._interaction(2, user, channel_id, data, interaction_id=interaction_id)
         return await self._wait(iid, payload, timeout)
 
@@ -280,7 +373,9 @@ class FakeDiscord:
     async def click(self, user: User, message: Sent, custom_id: str, timeout: float = 10.0) -> Sent:
         data = {"custom_id": custom_id, "component_type": 2}
         msg = self._message(message.channel_id or self.main_channel, message.payload)
-        iid, payload = self._interaction(3, user, message.channel_id or self.main_channel, data, message=msg)
+        iid, payload = self._interaction(
+            3, user, message.channel_id or self.main_channel, data, message=msg
+        )
         return await self._wait(iid, payload, timeout)
 
     async def _wait(self, iid: int, payload: dict[str, Any], timeout: float) -> Sent:
@@ -289,9 +384,16 @@ class FakeDiscord:
         await asyncio.wait_for(pending.done.wait(), timeout)
         return pending.replies[-1]
 
-    async def redeliver(self, user: User, channel_id: int, name: str, interaction_id: int, **options: Any) -> Sent:
+    async def redeliver(
+        self, user: User, channel_id: int, name: str, interaction_id: int, **options: Any
+    ) -> Sent:
         """Deliver the same interaction id again (a retry) and return the new answer."""
-        data = {"id": self.commands[name]["id"], "name": name, "type": 1, "options": self._options(options)}
+        data = {
+            "id": self.commands[name]["id"],
+            "name": name,
+            "type": 1,
+            "options": self._options(options),
+        }
         _iid, payload = self._interaction(2, user, channel_id, data, interaction_id=interaction_id)
         pending = self.pending.setdefault(interaction_id, Pending())
         pending.done.clear()
@@ -301,24 +403,42 @@ class FakeDiscord:
 
     # -- REST ---------------------------------------------------------------------------------
 
-    def _message(self, channel_id: int, payload: dict[str, Any], files: list[tuple[str, bytes]] | None = None) -> dict[str, Any]:
+    def _message(
+        self, channel_id: int, payload: dict[str, Any], files: list[tuple[str, bytes]] | None = None
+    ) -> dict[str, Any]:
         return {
-            "id": str(snowflake()), "channel_id": str(channel_id), "guild_id": str(GUILD_ID),
-            "author": self.bot_user.payload(), "content": payload.get("content") or "",
-            "timestamp": _now(), "edited_timestamp": None, "tts": False,
-            "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
-            "type": 0, "flags": int(payload.get("flags") or 0), "embeds": payload.get("embeds") or [],
+            "id": str(snowflake()),
+            "channel_id": str(channel_id),
+            "guild_id": str(GUILD_ID),
+            "author": self.bot_user.payload(),
+            "content": payload.get("content") or "",
+            "timestamp": _now(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "pinned": False,
+            "type": 0,
+            "flags": int(payload.get("flags") or 0),
+            "embeds": payload.get("embeds") or [],
             "components": payload.get("components") or [],
             "attachments": [
-                {"id": str(snowflake()), "filename": n, "size": len(b), "url": "http://x/y",
-                 "proxy_url": "http://x/y"} for n, b in (files or [])
+                {
+                    "id": str(snowflake()),
+                    "filename": n,
+                    "size": len(b),
+                    "url": "http://x/y",
+                    "proxy_url": "http://x/y",
+                }
+                for n, b in (files or [])
             ],
         }
 
-    async def _body(self, request: web.Request) -> tuple[dict[str, Any], list[tuple[str, bytes]]]:
+    async def _body(self, request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
         ctype = request.headers.get("Content-Type", "")
         if ctype.startswith("multipart/"):
-            payload: dict[str, Any] = {}
+            payload: Any = {}
             files: list[tuple[str, bytes]] = []
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
@@ -346,37 +466,84 @@ class FakeDiscord:
         if method == "GET" and path == "/users/@me":
             return _json(self.bot_user.payload())
         if method == "GET" and path == "/oauth2/applications/@me":
-            return _json({
-                "id": str(APP_ID), "name": "Rail Moderator", "description": "", "icon": None,
-                "bot_public": True, "bot_require_code_grant": False, "verify_key": "00",
-                "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None},
-                "flags": 0, "team": None, "summary": "",
-            })
+            return _json(
+                {
+                    "id": str(APP_ID),
+                    "name": "Rail Moderator",
+                    "description": "",
+                    "icon": None,
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "verify_key": "00",
+                    "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None},
+                    "flags": 0,
+                    "team": None,
+                    "summary": "",
+                }
+            )
         if method == "GET" and path == "/gateway/bot":
-            return _json({"url": f"ws://127.0.0.1:{self.port}/gw", "shards": 1,
-                          "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
-        if method == "PUT" and parts[:3] == ["applications", str(APP_ID), "commands"] or (
-            method == "PUT" and len(parts) == 5 and parts[2] == "guilds" and parts[4] == "commands"
+            return _json(
+                {
+                    "url": f"ws://127.0.0.1:{self.port}/gw",
+                    "shards": 1,
+                    "session_start_limit": {
+                        "total": 1000,
+                        "remaining": 1000,
+                        "reset_after": 0,
+                        "max_concurrency": 1,
+                    },
+                }
+            )
+        if (
+            method == "PUT"
+            and parts[:3] == ["applications", str(APP_ID), "commands"]
+            or (
+                method == "PUT"
+                and len(parts) == 5
+                and parts[2] == "guilds"
+                and parts[4] == "commands"
+            )
         ):
             out = []
             for cmd in body:
-                stored = {**cmd, "id": str(snowflake()), "application_id": str(APP_ID), "version": "1",
-                          "default_member_permissions": None, "type": cmd.get("type", 1)}
+                stored = {
+                    **cmd,
+                    "id": str(snowflake()),
+                    "application_id": str(APP_ID),
+                    "version": "1",
+                    "default_member_permissions": None,
+                    "type": cmd.get("type", 1),
+                }
                 self.commands[cmd["name"]] = stored
                 out.append(stored)
             return _json(out)
-        if method == "POST" and len(parts) == 4 and parts[0] == "interactions" and parts[3] == "callback":
+        if (
+            method == "POST"
+            and len(parts) == 4
+            and parts[0] == "interactions"
+            and parts[3] == "callback"
+        ):
             return self._callback(int(parts[1]), body, files)
         if parts[:1] == ["webhooks"] and len(parts) >= 3:
             iid = self._tokens.get(parts[2])
             if iid is not None:
                 return self._webhook(method, iid, parts[3:], body, files)
-        if method == "POST" and len(parts) == 3 and parts[0] == "channels" and parts[2] == "threads":
+        if (
+            method == "POST"
+            and len(parts) == 3
+            and parts[0] == "channels"
+            and parts[2] == "threads"
+        ):
             parent = int(parts[1])
             tid = self.add_channel(body.get("name", "thread"), parent=parent)
             self.channels[tid]["name"] = body.get("name", "thread")
             return _json(self.channels[tid], 201)
-        if method == "POST" and len(parts) == 3 and parts[0] == "channels" and parts[2] == "messages":
+        if (
+            method == "POST"
+            and len(parts) == 3
+            and parts[0] == "channels"
+            and parts[2] == "messages"
+        ):
             cid = int(parts[1])
             self._record(Sent("channel", None, cid, body.get("content") or "", False, files, body))
             return _json(self._message(cid, body, files))
@@ -391,7 +558,9 @@ class FakeDiscord:
             if sent.callback_type != 5:  # a defer is not the final answer
                 pending.done.set()
 
-    def _callback(self, iid: int, body: dict[str, Any], files: list[tuple[str, bytes]]) -> web.Response:
+    def _callback(
+        self, iid: int, body: dict[str, Any], files: list[tuple[str, bytes]]
+    ) -> web.Response:
         kind = int(body.get("type", 0))
         data = body.get("data") or {}
         channel_id = None
@@ -401,20 +570,38 @@ class FakeDiscord:
             pending.done.set()
             return _json({"interaction": {"id": str(iid), "type": 4}})
         ephemeral = bool(int(data.get("flags") or 0) & 64)
-        self._record(Sent("callback", iid, channel_id, data.get("content") or "", ephemeral, files, data, kind))
+        self._record(
+            Sent(
+                "callback", iid, channel_id, data.get("content") or "", ephemeral, files, data, kind
+            )
+        )
         message = self._message(self.main_channel, data, files)
-        return _json({
-            "interaction": {
-                "id": str(iid), "type": 2, "response_message_id": message["id"],
-                "response_message_loading": kind == 5, "response_message_ephemeral": ephemeral,
-            },
-            "resource": {"type": kind, "message": message},
-        })
+        return _json(
+            {
+                "interaction": {
+                    "id": str(iid),
+                    "type": 2,
+                    "response_message_id": message["id"],
+                    "response_message_loading": kind == 5,
+                    "response_message_ephemeral": ephemeral,
+                },
+                "resource": {"type": kind, "message": message},
+            }
+        )
 
-    def _webhook(self, method: str, iid: int, rest: list[str], body: dict[str, Any], files: list[tuple[str, bytes]]) -> web.Response:
+    def _webhook(
+        self,
+        method: str,
+        iid: int,
+        rest: list[str],
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+    ) -> web.Response:
         if method == "POST" and not rest:
             ephemeral = bool(int(body.get("flags") or 0) & 64)
-            self._record(Sent("followup", iid, None, body.get("content") or "", ephemeral, files, body))
+            self._record(
+                Sent("followup", iid, None, body.get("content") or "", ephemeral, files, body)
+            )
             return _json(self._message(self.main_channel, body, files))
         if rest == ["messages", "@original"] and method == "PATCH":
             self._record(Sent("edit", iid, None, body.get("content") or "", False, files, body))

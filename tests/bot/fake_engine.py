@@ -38,7 +38,9 @@ class FakeView:
 
 
 class FakeGame:
-    def __init__(self, title: str, players: list[tuple[str, str]], options: list[str], seed: int = 0) -> None:
+    def __init__(
+        self, title: str, players: list[tuple[str, str]], options: list[str], seed: int = 0
+    ) -> None:
         if len(players) < 2:
             raise EngineError("A game needs at least 2 players.", rule="setup.players")
         self.title = title
@@ -103,15 +105,21 @@ class FakeGame:
 
     def legal(self) -> FakeLegal:
         return FakeLegal(
-            entity=self.current, entity_type="player", player=self.current,
-            kinds=("bid", "lay_tile", "pass"), bids=(("M&O", 20), ("BS", 20)),
+            entity=self.current,
+            entity_type="player",
+            player=self.current,
+            kinds=("bid", "lay_tile", "pass"),
+            bids=(("M&O", 20), ("BS", 20)),
             tiles={h: [("57-0", [0, 1, 2])] for h in ("E12", "F13") if h not in self.hexes},
         )
 
     def view(self) -> FakeView:
         return FakeView(
-            round="Stock Round 1", phase="2", hexes=dict(self.hexes),
-            market={(0, self.price // 10): ("GMO",)}, acting_players=self.acting_players(),
+            round="Stock Round 1",
+            phase="2",
+            hexes=dict(self.hexes),
+            market={(0, self.price // 10): ("GMO",)},
+            acting_players=self.acting_players(),
             finished=self.finished,
         )
 
@@ -166,9 +174,11 @@ class FakePort:
 
     def export_game(self, game: FakeGame, meta: dict[str, Any]) -> dict[str, Any]:
         return {
-            "id": meta.get("game_id"), "title": game.title,
+            "id": meta.get("game_id"),
+            "title": game.title,
             "players": [{"id": p, "name": game.names[p]} for p in game.players],
-            "settings": {"seed": 1, "optional_rules": game.options}, "actions": list(game.log),
+            "settings": {"seed": 1, "optional_rules": game.options},
+            "actions": list(game.log),
         }
 
     def best_routes(self, game: Any) -> None:

@@ -111,7 +111,9 @@ async def test_autocomplete_offers_only_legal_choices(env: Env) -> None:
     thread = await env.new_game(env.alice, env.bob)
     choices = await env.fake.autocomplete(env.alice, thread, "lay", "hex")
     assert [c["value"] for c in choices] == ["E12", "F13"]
-    choices = await env.fake.autocomplete(env.alice, thread, "lay", "rotation", hex="E12", tile="57-0")
+    choices = await env.fake.autocomplete(
+        env.alice, thread, "lay", "rotation", hex="E12", tile="57-0"
+    )
     assert [c["value"] for c in choices] == ["0", "1", "2"]
     choices = await env.fake.autocomplete(env.alice, thread, "bid", "company", typed="m&")
     assert [c["value"] for c in choices] == ["M&O"]

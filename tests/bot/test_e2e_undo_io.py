@@ -86,7 +86,10 @@ async def test_export_then_import(env: Env) -> None:
     ids = [p["id"] for p in data["players"]]
     mapping = f"{ids[0]}=<@{env.cy.id}> {ids[1]}=<@{env.dee.id}>"
     sent = await env.fake.invoke(
-        env.cy, env.fake.main_channel, "import", players=mapping,
+        env.cy,
+        env.fake.main_channel,
+        "import",
+        players=mapping,
         attachment=("game.json", json.dumps(data).encode()),
     )
     await env.settle()
@@ -102,10 +105,17 @@ async def test_export_then_import(env: Env) -> None:
 
 
 async def test_import_requires_every_player_mapped(env: Env) -> None:
-    data = {"title": "18MS", "players": [{"id": 1, "name": "P1"}, {"id": 2, "name": "P2"}],
-            "actions": [], "settings": {"seed": 3}}
+    data = {
+        "title": "18MS",
+        "players": [{"id": 1, "name": "P1"}, {"id": 2, "name": "P2"}],
+        "actions": [],
+        "settings": {"seed": 3},
+    }
     sent = await env.fake.invoke(
-        env.cy, env.fake.main_channel, "import", players=f"1=<@{env.cy.id}>",
+        env.cy,
+        env.fake.main_channel,
+        "import",
+        players=f"1=<@{env.cy.id}>",
         attachment=("game.json", json.dumps(data).encode()),
     )
     await env.settle()
