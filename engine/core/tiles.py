@@ -1,0 +1,96 @@
+"""Tile lays and upgrades: colour order, preserved track, legal exits, tile supply."""
+
+from __future__ import annotations
+
+from engine.core.data import Geometry, Hex, Tile, TitleData
+from engine.state import PlacedTile, State
+
+COLOR_ORDER = ("white", "yellow", "green", "brown", "gray")
+
+
+def current_geometry(data: TitleData, state: State, hex_name: str) -> tuple[Geometry, int, str]:
+    """(geometry, rotation, colour) of what is on a hex now."""
+    placed = state.tiles.get(hex_name)
+    if placed is not None:
+        tile = data.tiles[placed.tile]
+        return tile.geometry, placed.rotation, tile.color
+    h = data.hexes[hex_name]
+    color = h.color if h.kind in ("preprinted", "gray", "offboard", "red_track") else "white"
+    if h.kind == "preprinted":
+        color = h.color
+    return h.geometry, 0, color
+
+
+def _path_keys(geo: Geometry, rotation: int) -> set[frozenset[tuple[str, int]]]:
+    keys = set()
+    for p in geo.paths:
+        a = ("edge", (p.a[1] + rotation) % 6) if p.a[0] == "edge" else (p.a[0], -1)
+        b = ("edge", (p.b[1] + rotation) % 6) if p.b[0] == "edge" else (p.b[0], -1)
+        keys.add(frozenset((a, b)))
+    return keys
+
+
+def preserves_track(old: Geometry, old_rot: int, new: Geometry, new_rot: int) -> bool:
+    """Every old path (by edge numbers and node kinds) is still present after the upgrade."""
+    return _path_keys(old, old_rot) <= _path_keys(new, new_rot)
+
+
+def lay_error(
+    data: TitleData,
+    state: State,
+    hex_name: str,
+    tile: Tile,
+    rotation: int,
+    colors_allowed: tuple[str, ...],
+) -> str | None:
+    """Why this tile may not go on this hex in this rotation (None = it may)."""
+    h: Hex | None = data.hexes.get(hex_name)
+    if h is None:
+        return f"There is no hex {hex_name} on this map."
+    if not h.tileable:
+        where = f" ({h.location})" if h.location else ""
+        return f"No tile may be laid on {hex_name}{where}."
+    if tile.color not in colors_allowed:
+        return f"{tile.color.capitalize()} tiles are not available in this phase."
+    old_geo, old_rot, old_color = current_geometry(data, state, hex_name)
+    if COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old_color) + 1:
+        if old_color == "white":
+            return f"{hex_name} is empty: only a yellow tile may be laid there."
+        return f"A {old_color} tile can only be upgraded to {COLOR_ORDER[COLOR_ORDER.index(old_color) + 1]}."
+    allowed = h.possible_tiles.get(tile.color, {})
+    if tile.name not in allowed:
+        return f"Tile {tile.name} may not be laid on {hex_name}."
+    exits = tile.geometry.exits(rotation)
+    if not exits <= h.passable_edges:
+        return f"Tile {tile.name} at rotation {rotation} would run track off the map or into a blank side."
+    if old_color != "white" or old_geo.paths:
+        if not preserves_track(old_geo, old_rot, tile.geometry, rotation):
+            return f"Tile {tile.name} at rotation {rotation} does not keep the existing track of {hex_name}."
+    if rotation not in allowed[tile.name]:
+        return f"Tile {tile.name} may not be laid on {hex_name} at rotation {rotation}."
+    return None
+
+
+def take_tile(state: State, data: TitleData, copy_id: str) -> tuple[Tile, str] | None:
+    """Find the tile of a copy id and a free copy of it (the named one if free)."""
+    name = copy_id.rsplit("-", 1)[0] if "-" in copy_id else copy_id
+    tile = data.tiles.get(name)
+    if tile is None:
+        return None
+    free = state.tile_supply.get(name, [])
+    if copy_id in free:
+        return tile, copy_id
+    if free:
+        return tile, free[0]
+    return tile, ""
+
+
+def place_tile(state: State, data: TitleData, hex_name: str, tile: Tile, copy_id: str, rotation: int) -> PlacedTile | None:
+    """Put the tile on the hex; the old tile goes back to the supply. Returns the old one."""
+    old = state.tiles.get(hex_name)
+    if old is not None:
+        state.tile_supply.setdefault(old.tile, []).append(old.copy_id)
+        state.tile_supply[old.tile].sort(key=lambda c: int(c.rsplit("-", 1)[1]))
+    state.tile_supply[tile.name].remove(copy_id)
+    state.tiles[hex_name] = PlacedTile(tile.name, copy_id, rotation)
+    return old

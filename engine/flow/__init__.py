@@ -1,0 +1,1 @@
+"""Rounds as ordered steps: draft/auction, stock, operating."""

@@ -1,0 +1,173 @@
+"""The operating round: each floated corporation takes its turn as an ordered list of steps.
+
+Steps (a title may reorder or extend them): track, token, route, dividend, buy_train,
+buy_company. A step with nothing to do is skipped; `pass` ends the current step. Buying a
+private company and using a private's ability may happen at any point of the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.core import shares
+from engine.errors import EngineError
+from engine.flow.base import Round
+from engine.state import Corporation
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass
+class TurnState:
+    step: int = 0
+    laid: int = 0
+    upgraded: bool = False
+    tokened: bool = False
+    ran: bool = False
+    revenue: int = 0
+    routes: list[Any] = field(default_factory=list)
+    bought_trains: int = 0
+    sold_shares: bool = False
+    laid_hexes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class OperatingRound(Round):
+    kind = "operating"
+
+    def __init__(self, game: Game, round_num: int) -> None:
+        super().__init__(game)
+        self.round_num = round_num
+        game.or_number += 1
+        self.number = game.or_number
+        self.steps: list[str] = list(game.title.or_steps)
+        self.turn = TurnState()
+        self.done: list[str] = []
+        self.extra: dict[str, Any] = {}
+        game.title.on_operating_round_start(game, self)
+        self.order: list[str] = game.title.operating_order(game)
+        self.index = -1
+        self._next_entity()
+
+    @property
+    def title(self) -> Any:
+        return self.game.title
+
+    def name(self) -> str:
+        return self.title.or_name(self.game, self)
+
+    def corp(self) -> Corporation:
+        return self.game.state.corporations[self.order[self.index]]
+
+    def current(self) -> tuple[str, str]:
+        if self.finished or self.index < 0 or self.index >= len(self.order):
+            return ("", "")
+        c = self.corp()
+        if self.step_name() == "buy_train" and self.title.emergency_seller(self.game, self) is not None:
+            pass
+        return (c.id, c.kind)
+
+    def step_name(self) -> str:
+        return self.steps[self.turn.step] if self.turn.step < len(self.steps) else "done"
+
+    # ------------------------------------------------------------ flow
+    def _next_entity(self) -> None:
+        while True:
+            self.index += 1
+            if self.index >= len(self.order):
+                self.finished = True
+                self.title.end_of_operating_round(self.game, self)
+                return
+            corp = self.corp()
+            if corp.closed or not self.title.operates(self.game, corp):
+                continue
+            self.turn = TurnState()
+            self.title.start_turn(self.game, self, corp)
+            self._settle()
+            return
+
+    def _settle(self) -> None:
+        while not self.finished:
+            name = self.step_name()
+            if name == "done":
+                corp = self.corp()
+                self.title.end_turn(self.game, self, corp)
+                self.done.append(corp.id)
+                self._next_entity()
+                return
+            if self.title.step_kinds(self.game, self, name):
+                return
+            self.title.skip_step(self.game, self, name)
+            self.turn.step += 1
+
+    def advance(self) -> None:
+        """End the current step (after a pass or when it is complete)."""
+        self.turn.step += 1
+        self._settle()
+
+    def kinds(self) -> list[str]:
+        if self.finished:
+            return []
+        out = list(self.title.step_kinds(self.game, self, self.step_name()))
+        for k in self.title.anytime_kinds(self.game, self):
+            if k not in out:
+                out.insert(0, k)
+        return out
+
+    # ------------------------------------------------------------ processing
+    def process(self, action: Any) -> None:
+        g, t = self.game, self.title
+        corp = self.corp()
+        etype = action.entity_type or ("player" if isinstance(action.entity, int) else None)
+        eid = str(action.entity) if action.entity is not None else corp.id
+        if etype == "company" or (eid in g.state.companies and eid not in g.state.corporations):
+            company = g.state.companies.get(eid)
+            if company is None or company.owner != corp.id or company.closed:
+                raise EngineError(f"{eid} is not a private company of {corp.id}, which is operating now.",
+                                  rule="turn.company")
+            t.process_company_action(g, self, corp, company, action)
+            self._settle()
+            return
+        if etype == "player" or (eid not in g.state.corporations):
+            t.process_player_action(g, self, corp, eid, action)
+            self._settle()
+            return
+        if eid != corp.id:
+            raise EngineError(f"It is {corp.id}'s operating turn, not {eid}'s.", rule="turn.wrong_corporation")
+        step = self.step_name()
+        kind = action.type
+        if kind == "pass":
+            if "pass" not in t.step_kinds(g, self, step):
+                raise EngineError(f"{corp.id} cannot pass now: {t.why_no_pass(g, self, step)}",
+                                  rule="operating.pass")
+            t.on_pass(g, self, step)
+            self.advance()
+            return
+        if kind in t.anytime_kinds(g, self) and kind not in t.step_kinds(g, self, step):
+            t.process_anytime(g, self, corp, action)
+            self._settle()
+            return
+        target = t.step_for_kind(kind)
+        if target is None:
+            raise EngineError(f"{corp.id} cannot {kind.replace('_', ' ')} in an operating round.",
+                              rule="operating.kind")
+        if target != step:
+            pos_target = self.steps.index(target) if target in self.steps else -1
+            if pos_target < self.turn.step:
+                raise EngineError(
+                    f"{corp.id} has finished its {target.replace('_', ' ')} step this turn.",
+                    rule="operating.order",
+                )
+            raise EngineError(
+                f"{corp.id} must first finish its {step.replace('_', ' ')} step "
+                f"({t.why_blocking(g, self, step)}).",
+                rule="operating.order",
+            )
+        t.process_step(g, self, corp, step, action)
+        self._settle()
+
+    # helpers for titles
+    def president(self) -> str | None:
+        return shares.president(self.corp())

@@ -1,0 +1,238 @@
+"""Game: title + players + options + action log. All state is derived by replaying the log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from engine.actions import Redo, Undo, dump_action, parse_action
+from engine.errors import EngineError
+from engine.flow.base import Round
+from engine.state import State
+
+
+def effective_actions(log: Sequence[Any]) -> list[Any]:
+    """Resolve undo/redo: the actions in effect, in order (undo/redo themselves excluded)."""
+    kept: list[Any] = [None] * len(log)
+    undo_stack: list[list[tuple[Any, int]]] = []
+    index_of = {a.id: i for i, a in enumerate(log) if a.id is not None}
+    for i, a in enumerate(log):
+        if a.type == "undo":
+            if a.action_id is not None:
+                start = 0 if a.action_id == 0 else index_of.get(a.action_id, -1) + 1
+            else:
+                live = [j for j in range(i) if kept[j] is not None and kept[j].type != "message"]
+                start = live[-1] if live else 0
+            batch = [(kept[j], j) for j in range(start, i) if kept[j] is not None and kept[j].type != "message"]
+            for _, j in batch:
+                kept[j] = None
+            undo_stack.append(batch)
+        elif a.type == "redo":
+            if undo_stack:
+                for act, j in undo_stack.pop():
+                    kept[j] = act
+        else:
+            if a.type != "message":
+                undo_stack.clear()
+            kept[i] = a
+    return [a for a in kept if a is not None]
+
+
+class Game:
+    """One game. `apply` validates and applies an action or raises EngineError unchanged."""
+
+    def __init__(
+        self,
+        title: str,
+        players: Sequence[tuple[str, str]] | Sequence[str],
+        options: Iterable[str] = (),
+        *,
+        actions: Iterable[dict[str, Any] | Any] = (),
+        strict_revenue: bool = False,
+    ) -> None:
+        from engine.titles import get_title
+
+        self.title_name = title
+        self.options = tuple(options)
+        self.players: list[tuple[str, str]] = [
+            (str(p[0]), str(p[1])) if isinstance(p, (tuple, list)) else (str(p), str(p))
+            for p in players
+        ]
+        self.title = get_title(title)(self.options)
+        self.strict_revenue = strict_revenue
+        self.log: list[Any] = []
+        self.warnings: list[str] = []
+        self.applied_count = 0
+        self._reset()
+        for a in actions:
+            self.apply(a)
+
+    # ------------------------------------------------------------------ state
+    def _reset(self) -> None:
+        self.state: State = self.title.setup(self)
+        self.last_hexes: tuple[str, ...] = ()
+        self.turn = 0  # stock round number (set number)
+        self.or_number = 0  # operating rounds so far (across the game)
+        self.round: Round = self.title.first_round(self)
+        self._settle()
+
+    def _settle(self) -> None:
+        while self.round.finished and not self.state.finished:
+            nxt = self.title.next_round(self, self.round)
+            if nxt is None:
+                self.state.finished = True
+                break
+            self.round = nxt
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, action: dict[str, Any] | Any) -> Any:
+        """Validate and apply one action; append it to the log; return the stored action."""
+        act = parse_action(action)
+        if act.id is None:
+            next_id = (self.log[-1].id or len(self.log)) + 1 if self.log else 1
+            act = act.model_copy(update={"id": next_id})
+        if act.type in ("undo", "redo"):
+            return self._undo_redo(act)
+        if act.type == "message":
+            self.log.append(act)
+            return act
+        if self.state.finished:
+            raise EngineError("The game is over: no more moves.", rule="game.over")
+        try:
+            self._process(act)
+        except EngineError as err:
+            err.action_id = act.id
+            self._rebuild()  # leave the state exactly as before the rejected move
+            raise
+        self.log.append(act)
+        return act
+
+    def _process(self, act: Any) -> None:
+        if act.type.startswith("program_") or act.type == "destination_connection":
+            self._apply_auto(act)
+            return
+        self.last_hexes = ()
+        self.round.process(act)
+        self._settle()
+        self._apply_auto(act)
+
+    def _apply_auto(self, act: Any) -> None:
+        for sub in act.auto_actions:
+            self._process(parse_action(sub))
+
+    def load_log(self, actions: Iterable[dict[str, Any] | Any]) -> None:
+        """Replace the log with a recorded one (undo/redo included) and replay what is in effect.
+
+        Raises EngineError naming the first rejected action; the game is then left at the
+        state just before it.
+        """
+        log = [parse_action(a) for a in actions]
+        self.log = []
+        self.warnings = []
+        self._reset()
+        applied = 0
+        effective = effective_actions(log)
+        for act in effective:
+            if act.type == "message":
+                continue
+            try:
+                self._process(act)
+            except EngineError as err:
+                err.action_id = act.id
+                self.applied_count = applied
+                # keep the log up to (not including) the rejected action
+                cut = log.index(act)
+                self.log = log[:cut]
+                self._rebuild()
+                raise
+            applied += 1
+        self.log = log
+        self.applied_count = applied
+
+    def _rebuild(self) -> None:
+        self.warnings = []
+        self._reset()
+        for act in effective_actions(self.log):
+            if act.type == "message":
+                continue
+            self._process(act)
+
+    def _undo_redo(self, act: Any) -> Any:
+        if act.type == "undo":
+            live = [a for a in effective_actions(self.log) if a.type != "message"]
+            if not live:
+                raise EngineError("There is nothing to undo.", rule="undo.nothing")
+            if act.action_id is not None and act.action_id != 0 and not any(
+                a.id == act.action_id for a in live
+            ):
+                raise EngineError(f"Cannot undo to action {act.action_id}: it is not in effect.",
+                                  rule="undo.unknown")
+        else:
+            if not self.can_redo():
+                raise EngineError("There is nothing to redo.", rule="redo.nothing")
+        self.log.append(act)
+        self._rebuild()
+        return act
+
+    def can_redo(self) -> bool:
+        depth = 0
+        for a in reversed(self.log):
+            if a.type == "undo":
+                depth += 1
+                break
+            if a.type == "redo":
+                depth -= 1
+                continue
+            if a.type != "message":
+                return False
+        return depth > 0 and self._open_undos() > 0
+
+    def _open_undos(self) -> int:
+        n = 0
+        for a in self.log:
+            if a.type == "undo":
+                n += 1
+            elif a.type == "redo":
+                n = max(0, n - 1)
+            elif a.type != "message":
+                n = 0
+        return n
+
+    # ------------------------------------------------------------------ queries
+    def current_entity(self) -> tuple[str, str]:
+        return self.round.current()
+
+    def acting_players(self) -> tuple[str, ...]:
+        if self.finished:
+            return ()
+        eid, etype = self.round.current()
+        if etype == "player":
+            return (eid,)
+        pres = self.title.controller(self, eid, etype)
+        return (pres,) if pres else ()
+
+    def legal(self) -> Any:
+        from engine.legal import legal_moves
+
+        return legal_moves(self)
+
+    def view(self) -> Any:
+        from engine.viewbuild import build_view
+
+        return build_view(self)
+
+    def result(self) -> dict[str, int]:
+        return {p.id: self.title.player_value(self, p) for p in self.state.players}
+
+    def export_actions(self) -> list[dict[str, Any]]:
+        return [dump_action(a) for a in self.log]
+
+    def player_name(self, pid: str) -> str:
+        for p, n in self.players:
+            if p == pid:
+                return n
+        return pid

@@ -1,0 +1,107 @@
+"""Import and export of the 18xx.games game-export JSON.
+
+Ids (shares `GMO_1`, trains `2+-0`, tiles `58-0`, cities `I1-0-0`, market cells `80,1,4`) are
+spelled the same way in our actions, so mapping is the identity, except that player ids are
+strings here (the site uses numbers, or names in hotseat games).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import shares
+from engine.game import Game
+
+
+def _player_key(p: dict[str, Any]) -> str:
+    return str(p["id"]) if p.get("id") is not None else str(p["name"])
+
+
+def _normalise(action: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    a = dict(action)
+    if a.get("entity_type") == "player" or (a.get("entity_type") is None and isinstance(a.get("entity"), int)):
+        ent = str(a["entity"])
+        a["entity"] = names.get(ent, ent)
+    elif a.get("entity") is not None:
+        a["entity"] = str(a["entity"])
+    if a.get("auto_actions"):
+        a["auto_actions"] = [_normalise(x, names) for x in a["auto_actions"]]
+    a.pop("skip", None)
+    a.pop("original_id", None)
+    return a
+
+
+def import_game(data: dict[str, Any], *, upto: int | None = None) -> Game:
+    """Build a Game from an export. `upto`: keep only actions with id <= upto."""
+    players = [(_player_key(p), str(p.get("name", _player_key(p)))) for p in data["players"]]
+    names = {str(p.get("name")): _player_key(p) for p in data["players"] if p.get("id") is None}
+    options = (data.get("settings") or {}).get("optional_rules") or []
+    game = Game(data["title"], players, options)
+    game.raw_player_ids = {_player_key(p): p.get("id", p.get("name")) for p in data["players"]}
+    actions = [_normalise(a, names) for a in data.get("actions", [])]
+    if upto is not None:
+        actions = [a for a in actions if a.get("id", 0) <= upto]
+    game.load_log(actions)
+    return game
+
+
+def export_game(game: Game, *, game_id: Any = None) -> dict[str, Any]:
+    """The game as an 18xx.games export (players, options, the whole log, result)."""
+    raw = getattr(game, "raw_player_ids", {})
+    players = [{"id": raw.get(pid, pid), "name": name} for pid, name in game.players]
+    out: dict[str, Any] = {
+        "id": game_id if game_id is not None else "bot",
+        "title": game.title_name,
+        "players": players,
+        "settings": {"optional_rules": list(game.options)},
+        "actions": [_export_action(a, raw) for a in game.export_actions()],
+        "status": "finished" if game.finished else "active",
+    }
+    if game.finished:
+        out["result"] = {str(raw.get(k, k)): v for k, v in game.result().items()}
+        out["game_end_reason"] = game.state.end_reason
+    return out
+
+
+def _export_action(a: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
+    if a.get("entity_type") == "player" and a.get("entity") in raw:
+        a = dict(a)
+        a["entity"] = raw[a["entity"]]
+    if a.get("auto_actions"):
+        a["auto_actions"] = [_export_action(x, raw) for x in a["auto_actions"]]
+    return a
+
+
+def end_state(game: Game) -> dict[str, Any]:
+    """Final positions in the shape of the reference end-states."""
+    st, t = game.state, game.title
+    raw = getattr(game, "raw_player_ids", {})
+    players = []
+    for p in st.players:
+        players.append({
+            "id": raw.get(p.id, p.id),
+            "name": p.name,
+            "cash": p.cash,
+            "value": t.player_value(game, p),
+            "bankrupt": True if p.bankrupt else None,
+            "shares": {c.id: shares.percent(c, p.id) for c in st.corporations.values()
+                       if shares.percent(c, p.id)},
+            "companies": [c.id for c in st.companies.values() if c.owner == p.id and not c.closed],
+        })
+    corps, minors = [], []
+    for c in st.corporations.values():
+        pres = shares.president(c)
+        entry = {
+            "name": c.id,
+            "ipoed": c.ipoed,
+            "floated": c.floated,
+            "closed": c.closed,
+            "share_price": t.market.price(c.cell) if c.cell else None,
+            "par_price": c.par,
+            "treasury": c.cash,
+            "president": raw.get(pres, pres) if pres else None,
+            "trains": [tr.face for tr in st.trains if tr.owner == c.id and not tr.gone],
+            "tokens_placed": sum(1 for tok in c.tokens if tok.hex is not None),
+        }
+        (minors if c.kind == "minor" else corps).append(entry)
+    return {"players": players, "corporations": corps, "minors": minors, "bank_cash": st.bank.cash}

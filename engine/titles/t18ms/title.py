@@ -1,0 +1,314 @@
+"""18MS (Mark Derrick): the title's hooks over the common rules. Facts are in the JSON files
+beside this module; the rule choices that follow the 18xx.games logs are in RULES.md."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from engine.core import market as mk
+from engine.core import shares
+from engine.errors import EngineError
+from engine.flow.draft import DraftRound
+from engine.routes.types import Board, NodeRef, RouteRules
+from engine.state import Corporation, Train
+from engine.title import Title
+
+if TYPE_CHECKING:
+    from engine.flow.base import Round
+    from engine.flow.operating import OperatingRound
+    from engine.game import Game
+
+OBSOLETE_AFTER_OR = {4: ("2+", 20), 6: ("3+", 30), 8: ("4+", 60)}
+FREE_TRAIN = "2+-4"  # set aside for the MC exchange
+TILE_COMPANIES = {"AGS": 1, "BS": 2}
+NEW_ORLEANS, CHATTANOOGA, CHATTANOOGA_ARROW = "I1", "B12", "B10"
+
+
+class Title18MS(Title):
+    name = "18MS"
+    pass_through_offboards = frozenset({"A1", "I1"})
+
+    # ------------------------------------------------------------ setup
+    def setup(self, game: Game) -> Any:
+        st = super().setup(game)
+        free = next(t for t in st.trains if t.id == FREE_TRAIN)
+        free.sellable = False  # held aside; never sold by the bank
+        st.extra.update(
+            recently_floated=[], chattanooga=False, no_bonus=[], unbuyable=[], bs_or=None,
+            last_or=11 if "or_11" in self.options else 10,
+        )
+        return st
+
+    def first_round(self, game: Game) -> Round:
+        return DraftRound(game, reverse=True)
+
+    def next_round(self, game: Game, finished: Round) -> Round | None:
+        st = game.state
+        if finished.kind == "draft":
+            return self.stock_round(game)
+        if finished.kind == "stock":
+            return self.operating_round(game, 1)
+        rnd: OperatingRound = finished  # type: ignore[assignment]
+        if game.or_number >= int(st.extra["last_or"]):  # type: ignore[call-overload]
+            st.end_reason = "fixed_round"
+            return None
+        per_set = 3 if ("or_11" in self.options and game.turn == 5) else 2
+        if rnd.round_num < per_set:
+            return self.operating_round(game, rnd.round_num + 1)
+        return self.stock_round(game)
+
+    # ------------------------------------------------------------ rounds
+    def or_name(self, game: Game, rnd: OperatingRound) -> str:
+        return f"Operating Round {rnd.number} (of {game.state.extra['last_or']})"
+
+    def on_operating_round_start(self, game: Game, rnd: OperatingRound) -> None:
+        st = game.state
+        if rnd.number == 2:
+            st.phase = "3"
+        if rnd.round_num == 1:
+            for p in st.players:
+                if p.cash < 0:  # a debt grows by half at the first OR after each stock round
+                    interest = math.ceil(-p.cash / 2)
+                    p.cash -= interest
+                    st.bank.cash += interest
+        self.pay_companies(game)
+
+    def on_float(self, game: Game, corp: Corporation) -> None:
+        game.state.extra["recently_floated"].append(corp.id)  # type: ignore[attr-defined]
+
+    def end_of_operating_round(self, game: Game, rnd: OperatingRound) -> None:
+        st = game.state
+        super().end_of_operating_round(game, rnd)
+        st.extra["recently_floated"] = []
+        if rnd.number in OBSOLETE_AFTER_OR:
+            name, salvage = OBSOLETE_AFTER_OR[rnd.number]
+            for t in st.trains:
+                if t.name != name or t.gone:
+                    continue
+                if t.owner in st.corporations:
+                    st.corporations[t.owner].cash += salvage
+                    st.bank.cash -= salvage
+                t.gone = True
+                t.owner = None
+
+    def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
+        if corp.id in game.state.extra["recently_floated"]:  # type: ignore[operator]
+            return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+        return [{"lay": True, "upgrade": True}]
+
+    def track_abilities_block(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        return any(self._tile_ability_left(game, c) for c in game.state.companies.values()
+                   if c.owner == corp.id and not c.closed)
+
+    def _tile_ability_left(self, game: Game, company: Any) -> bool:
+        if company.id not in TILE_COMPANIES or company.uses >= TILE_COMPANIES[company.id]:
+            return False
+        return not (company.id == "BS" and game.state.extra["bs_or"] not in (None, game.or_number))
+
+    # ------------------------------------------------------------ bonuses
+    def after_lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str) -> None:
+        st = game.state
+        if st.extra["chattanooga"] or hex_name != CHATTANOOGA_ARROW:
+            return
+        if CHATTANOOGA in self.reach(game, corp).connected_hexes:
+            st.extra["chattanooga"] = True
+            corp.cash += 50
+            st.bank.cash -= 50
+
+    def after_place_token(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str, city: int) -> None:
+        if hex_name != NEW_ORLEANS:
+            return
+        phase = game.state.phase
+        if (int(phase) if phase.isdigit() else 0) < 6:
+            game.state.extra["no_bonus"].append(corp.id)  # type: ignore[attr-defined]
+        corp.cash += 100
+        game.state.bank.cash -= 100
+
+    def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
+        bonus_corps = tuple(game.state.extra["no_bonus"])  # type: ignore[arg-type]
+
+        def bonus(board: Board, corp_id: str, stops: list[NodeRef]) -> int:
+            if corp_id in bonus_corps and any(s[0] == NEW_ORLEANS for s in stops):
+                return 10
+            return 0
+
+        return RouteRules(phase=game.state.phase, route_bonus=bonus,
+                          pass_through_offboards=self.pass_through_offboards)
+
+    def after_run(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
+        if rnd.round_num == 2 and "allow_buy_rusting" not in self.options:
+            name = f"{game.turn}+"
+            for t in self.active_trains(game, corp):
+                if t.name == name:
+                    game.state.extra["unbuyable"].append(t.id)  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------ trains
+    def train_sale_error(self, game: Game, rnd: OperatingRound | None, corp: Corporation, train: Train) -> str | None:
+        if not train.sellable:
+            return f"Train {train.id} came with the Mississippi Central and may never be sold."
+        if train.id in game.state.extra["unbuyable"]:  # type: ignore[operator]
+            return (f"Train {train.id} has run this operating round and is removed at its end, "
+                    "so it cannot be bought.")
+        return None
+
+    def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
+                        price: int, from_depot: bool) -> None:
+        st = game.state
+        pres = st.player(shares.president(corp) or "")
+        if (self.active_trains(game, corp) and "+" not in train.name
+                and corp.cash >= price // 2 and price > corp.cash):
+            assist = price - corp.cash
+            if pres.cash >= assist + 50:
+                pres.cash -= assist + 50
+                st.bank.cash += 50
+                corp.cash += assist
+                return
+        if not self.must_buy_train(game, rnd, corp):
+            raise EngineError(
+                f"{corp.id} cannot afford ${price} (treasury ${corp.cash}); a president may add money "
+                "only for a permanent train when the company owns a train and has half the price.",
+                rule="train.cash")
+        need = price - corp.cash
+        if pres.cash >= need:
+            pres.cash -= need
+            corp.cash += need
+            return
+        # a loan: only when nothing more may be sold and no bank train is affordable
+        if self._can_sell_anything(game, rnd, corp, pres.id):
+            raise EngineError(f"{pres.name} must sell shares before borrowing from the bank.",
+                              rule="train.loan_sell_first")
+        cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=0)
+        if cheapest <= corp.cash + pres.cash:
+            raise EngineError(f"{pres.name} may not borrow while a ${cheapest} train is affordable.",
+                              rule="train.loan_affordable")
+        # the president pays all he has and borrows the rest, plus $50 interest
+        need = price - corp.cash
+        pres.cash -= need + 50
+        st.bank.cash += 50
+        corp.cash += need
+
+    def _can_sell_anything(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str) -> bool:
+        from engine.state import MARKET
+
+        st = game.state
+        for c in st.corporations.values():
+            held = shares.percent(c, pid)
+            if not held:
+                continue
+            pres = shares.president(c)
+            others = max((shares.percent(c, p.id) for p in st.players if p.id != pid), default=0)
+            for pct in range(10, held + 1, 10):
+                if shares.percent(c, MARKET) + pct > self.pool_limit():
+                    break
+                if pres == pid and others > held - pct:
+                    break
+                if pres == pid and held - pct < 20:
+                    break
+                return True
+        return False
+
+    def after_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, from_depot: bool) -> None:
+        st = game.state
+        if train.face == "6" and st.phase in ("2", "3"):
+            st.phase = "6"
+            for c in st.companies.values():
+                c.closed = True
+            st.extra["no_bonus"] = []
+        if "D" in train.face and st.phase != "D":
+            st.phase = "D"
+
+    def after_emergency_sale(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
+        """Shares sold for a forced purchase re-sort the corporations yet to operate."""
+        st = game.state
+        waiting = rnd.order[rnd.index + 1 :]
+        waiting.sort(key=lambda cid: mk.order_key(st, self.market, st.corporations[cid]))
+        rnd.order[rnd.index + 1 :] = waiting
+
+    # ------------------------------------------------------------ private companies
+    def purchasable_companies(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[Any]:
+        st = game.state
+        pres = shares.president(corp)
+        comps = [c for c in st.companies.values() if c.owner == pres and pres and not c.closed]
+        full = len(self.active_trains(game, corp)) >= self.train_limit_for(game, corp)
+        comps = [c for c in comps if not (c.id == "MC" and (game.turn >= 3 or full))]
+        if st.phase == "2":
+            return [c for c in comps if c.id in TILE_COMPANIES] if game.turn <= 1 else []
+        return comps
+
+    def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
+        if game.or_number <= 1:
+            return (company.value, company.value)
+        return (math.ceil(company.value / 2), company.value * 3 // 2)
+
+    def company_purchase_refusal(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any) -> str:
+        pres = shares.president(corp)
+        if company.owner != pres:
+            return f"{corp.id} may buy a private company only from its own president."
+        if company.id == "MC":
+            return "The Mississippi Central may be sold to a company only until OR 4, and only to one below its train limit."
+        if game.state.phase == "2":
+            return "In OR 1 only the Alabama Great Southern and Birmingham Southern may be bought."
+        return f"{corp.id} cannot buy {company.id} now."
+
+    def anytime_kinds(self, game: Game, rnd: OperatingRound) -> list[str]:
+        corp = rnd.corp()
+        comps = self.purchasable_companies(game, rnd, corp)
+        if comps and min(self.company_price_range(game, c)[0] for c in comps) <= corp.cash:
+            return ["buy_company"]
+        return []
+
+    def blocking_company_kinds(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[str]:
+        if game.state.phase == "3" and self.anytime_kinds(game, rnd):
+            return ["buy_company", "pass"]
+        ags = game.state.companies["AGS"]
+        if ags.owner == corp.id and not ags.closed and ags.uses < 1:
+            return ["pass"]
+        return []
+
+    def after_buy_company(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any) -> None:
+        if company.id == "MC":
+            train = next(t for t in game.state.trains if t.id == FREE_TRAIN)
+            train.owner = corp.id
+            company.closed = True
+            company.owner = None
+
+    def process_company_action(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any, action: Any) -> None:
+        st = game.state
+        if action.type == "lay_tile" and company.id in TILE_COMPANIES:
+            if not self._tile_ability_left(game, company):
+                raise EngineError(f"{company.id}'s extra tile lays are used up (the Birmingham Southern's "
+                                  "must all be made in one operating round).", rule="company.used")
+            self.lay_tile(game, rnd, corp, action, free=True, count_lay=False)
+            company.uses += 1
+            if company.id == "BS":
+                st.extra["bs_or"] = game.or_number
+            return
+        if action.type == "place_token" and company.id == "M&M":
+            if company.uses >= 1:
+                raise EngineError("The Meridian & Memphis half-price token is used up.", rule="company.used")
+            if rnd.step_name() not in ("token",) and rnd.turn.step > rnd.steps.index("token"):
+                raise EngineError(f"{corp.id} has finished its token step.", rule="company.timing")
+            self.place_token(game, rnd, corp, action, price_factor=0.5)
+            company.uses += 1
+            if rnd.step_name() == "token":
+                rnd.turn.step += 1
+            return
+        if action.type == "buy_train" and company.id == "M&O":
+            if rnd.step_name() != "buy_train":
+                raise EngineError(f"{corp.id} may use the Mobile & Ohio discount only while buying trains.",
+                                  rule="company.timing")
+            train = self.find_train(game, corp, action.train)
+            if train.name not in ("3+", "4+") or train.owner is not None:
+                raise EngineError("The Mobile & Ohio discount applies to a 3+ or 4+ train from the bank.",
+                                  rule="company.mo_train")
+            self.buy_train(game, rnd, corp, action, discount=100)
+            company.closed = True
+            company.owner = None
+            if not self.can_buy_train(game, rnd, corp):
+                rnd.turn.step += 1
+            return
+        raise EngineError(f"{company.id} has no ability that does that.", rule="company.ability")
+
+    def player_value(self, game: Game, player: Any) -> int:
+        return super().player_value(game, player)
