@@ -390,8 +390,12 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
             polyline(d, [places[ka].pos, places[kb].pos], theme.TRACK, tw)
 
     spots = _Spots(lay, exit_angles)
-    if art.location and (offboardish or any(isinstance(n.revenue, dict) for n in geom.nodes())):
-        spots.busy += [270.0, 90.0]  # name on top, phase values below
+    if art.location:
+        up = _location_up(art, exit_angles)
+        side = 270.0 if up else 90.0
+        spots.busy += [side] if lay.orientation == "pointy" else [side - 30.0, side, side + 30.0]
+    if any(isinstance(n.revenue, dict) for n in geom.nodes()) and not offboardish:
+        spots.busy += [90.0]  # phase values below the city
 
     # --- towns -------------------------------------------------------------------------
     for town in geom.towns:
@@ -518,6 +522,14 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
         text(d, p, kind[:1].upper(), font(round(rr * 1.3), bold=True), theme.text_on(col))
 
 
+def _location_up(art: HexArt, exit_angles: list[float]) -> bool:
+    """Whether the place name goes above the centre (else below)."""
+    top_busy = sum(1 for a in exit_angles if 180.0 < a < 360.0)
+    bottom_busy = sum(1 for a in exit_angles if 0.0 < a < 180.0)
+    has_phase_values = any(isinstance(n.revenue, dict) for n in art.geometry.nodes())
+    return art.kind == "offboard" or has_phase_values or top_busy < bottom_busy
+
+
 def draw_location(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> None:
     """The place name, drawn after all hexes so neighbours do not cover it."""
     if not art.location:
@@ -530,10 +542,7 @@ def draw_location(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt)
     ]
     r = lay.radius
     name = art.location or ""
-    top_busy = sum(1 for a in exit_angles if 180.0 < a < 360.0)
-    bottom_busy = sum(1 for a in exit_angles if 0.0 < a < 180.0)
-    has_phase_values = any(isinstance(n.revenue, dict) for n in art.geometry.nodes())
-    up = True if art.kind == "offboard" or has_phase_values else top_busy < bottom_busy
+    up = _location_up(art, exit_angles)
     dy = 0.7 * r if lay.orientation == "pointy" else 0.72 * lay.apothem
     y = c[1] - dy if up else c[1] + dy
     max_w = r * (1.1 if lay.orientation == "pointy" else 1.3)
