@@ -1,0 +1,169 @@
+"""Bot latency: slash command → final reply (with images), through the fake Discord.
+
+    python bench/bot_bench.py                    # real engine + renderer if they are ready
+    python bench/bot_bench.py --engine fake      # the bot's own overhead (tiny test game)
+    python bench/bot_bench.py --games 50 --moves 40
+
+Two measurements, both through the real discord.py client against tests/bot/fake_discord.py:
+1. one game at a time: each command's time from dispatch to the bot's final answer;
+2. N games active at once: one move in every game dispatched together, wave after wave.
+With the real engine, each game re-plays the first --moves actions of the 18MS fixture
+/work/shared/fixtures/18MS/14375.json as slash commands by the right users.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.service import EnginePort, RealEngine, RealRenderer, Renderer  # noqa: E402
+from tests.bot.conftest import Env  # noqa: E402
+from tests.bot.fake_discord import User  # noqa: E402
+from tests.bot.fake_engine import FakePort, FakeRenderer  # noqa: E402
+
+FIXTURE = Path("/work/shared/fixtures/18MS/14375.json")
+
+Step = tuple[str, str, dict[str, Any]]  # (player key, command, options)
+
+
+def fake_script(moves: int) -> tuple[list[str], list[Step]]:
+    """The tests' tiny game: a lays a tile, then a bids and b passes in turn (10 commands)."""
+    steps: list[Step] = [("a", "lay", {"hex": "E12", "tile": "57-0", "rotation": "0"})]
+    steps.append(("b", "pass", {}))
+    for _ in range(4):
+        steps += [("a", "bid", {"company": "M&O", "price": "20"}), ("b", "pass", {})]
+    return ["a", "b"], steps[: min(moves, len(steps))]
+
+
+def real_script(moves: int) -> tuple[list[str], list[Step]]:
+    from engine.io.export18xx import import_game
+    from tests.bot.test_fixture_game import command_for
+
+    data = json.loads(FIXTURE.read_text())
+    log = [a for a in import_game(data).export_actions() if a["type"] != "message"]
+    players = [str(p["id"]) for p in data["players"]]
+    steps: list[Step] = []
+    for a in log[:moves]:
+        if a["type"] in ("undo", "redo"):
+            break  # keep the script linear: stop before the first undo
+        name, options = command_for(a)
+        who = str(a["entity"]) if a.get("entity_type") == "player" else ""
+        steps.append((who, name, options))
+    return players, steps
+
+
+def _pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _play(
+    env: Env, thread: int, users: dict[str, User], step: Step, gid: int
+) -> tuple[float, int]:
+    who, name, options = step
+    if who:
+        user = users[who]
+    else:
+        live = await env.service._live(gid)
+        uid = live.game.acting_players()[0]
+        user = next(u for u in users.values() if str(u.id) == uid)
+    t0 = time.perf_counter()
+    sent = await env.fake.invoke(user, thread, name, timeout=60, **options)
+    elapsed = time.perf_counter() - t0
+    if sent.ephemeral:
+        raise RuntimeError(f"/{name} {options} refused: {sent.content}")
+    return elapsed, len(sent.files)
+
+
+async def bench(
+    engine: EnginePort, renderer: Renderer, script: Any, games: int, moves: int
+) -> dict[str, Any]:
+    players, steps = script(moves)
+    out: dict[str, Any] = {"steps": len(steps)}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = Env(Path(tmp), engine, renderer)
+        await env.start()
+        try:
+            # 1. one game alone
+            users = {p: User(7000 + i, f"P{p}") for i, p in enumerate(players)}
+            thread = await env.new_game(*users.values())
+            single: list[float] = []
+            images = 0
+            for step in steps:
+                t, n = await _play(env, thread, users, step, 1)
+                single.append(t)
+                images += n
+            out["single"] = (single, images)
+            # 2. many games at once
+            threads = []
+            all_users = []
+            for g in range(games):
+                us = {p: User(100000 + g * 10 + i, f"G{g}P{i}") for i, p in enumerate(players)}
+                threads.append(await env.new_game(*us.values()))
+                all_users.append(us)
+            many: list[float] = []
+            t0 = time.perf_counter()
+            for step in steps:
+                results = await asyncio.gather(
+                    *(_play(env, threads[g], all_users[g], step, g + 2) for g in range(games))
+                )
+                many.extend(t for t, _n in results)
+            out["many"] = (many, time.perf_counter() - t0)
+            await env.settle()
+            if env.errors or env.fake.unknown:
+                raise RuntimeError(f"errors {env.errors} unknown routes {env.fake.unknown}")
+        finally:
+            await env.stop()
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--engine", choices=("auto", "real", "fake"), default="auto")
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=40)
+    args = parser.parse_args()
+    kind = args.engine
+    if kind == "auto":
+        try:
+            import engine.legal  # noqa: F401
+            import engine.viewbuild  # noqa: F401
+
+            kind = "real" if FIXTURE.exists() else "fake"
+        except ImportError:
+            kind = "fake"
+    if kind == "real":
+        engine: EnginePort = RealEngine()
+        renderer: Renderer = RealRenderer()
+        script = real_script
+    else:
+        engine, renderer, script = FakePort(), FakeRenderer(), fake_script
+    result = asyncio.run(bench(engine, renderer, script, args.games, args.moves))
+    single, images = result["single"]
+    many, wall = result["many"]
+    ms = 1000
+    print(f"engine: {kind}; {result['steps']} commands per game")
+    print(
+        f"one game:  n={len(single)} median {statistics.median(single) * ms:.1f} ms, "
+        f"p95 {_pct(single, 0.95) * ms:.1f} ms, max {max(single) * ms:.1f} ms; {images} images posted"
+    )
+    print(
+        f"{args.games} games at once: n={len(many)} median {statistics.median(many) * ms:.1f} ms, "
+        f"p95 {_pct(many, 0.95) * ms:.1f} ms, max {max(many) * ms:.1f} ms; "
+        f"{len(many) / wall:.0f} commands/s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
