@@ -2,7 +2,8 @@
 
 Writes map.png, market.png and status.png for the 18xx.games export at PATH, after its last
 action or after action ACTION_ID (the export's action list is cut after that id and replayed).
-`--demo TITLE` renders a hand-built crowded board instead (no engine replay needed).
+`--demo TITLE` renders a hand-built crowded board instead (no engine replay needed);
+`--approximate` rebuilds only the track and tokens from the log without the engine.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.view import GameView
-from render.demo import busy_view
+from render.demo import busy_view, view_from_export
 from render.map import render_map
 from render.market import render_market
 from render.status import render_status
@@ -29,12 +30,16 @@ def truncate_export(export: dict[str, Any], at: int | None) -> dict[str, Any]:
     return out
 
 
-def load_view(path: Path, at: int | None = None) -> GameView:
+def load_view(path: Path, at: int | None = None, approximate: bool = False) -> GameView:
+    """Replay the export with the engine; with `approximate`, rebuild only track and tokens
+    from the log (render.demo.view_from_export) - for pictures while the replay is not ready."""
+    export = json.loads(path.read_text(encoding="utf-8"))
+    if approximate:
+        return view_from_export(export, at)
     try:
         from engine.io.export18xx import import_game
     except ImportError as exc:  # the engine's importer is not there yet
         raise SystemExit(f"engine.io.export18xx.import_game is not available: {exc}") from exc
-    export = json.loads(path.read_text(encoding="utf-8"))
     game = import_game(truncate_export(export, at))
     view: GameView = game.view()
     return view
@@ -62,13 +67,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--at", type=int, default=None, help="stop after this action id")
     ap.add_argument("--size", type=int, default=None, help="map width in pixels")
     ap.add_argument("--demo", choices=["18MS", "1870", "18MEX"], help="render a demo board")
+    ap.add_argument(
+        "--approximate",
+        action="store_true",
+        help="no engine replay: track and tokens rebuilt from the log (map only is meaningful)",
+    )
     args = ap.parse_args(argv)
     if args.demo:
         view = busy_view(args.demo)
     elif args.path is None:
         ap.error("PATH is required unless --demo is given")
     else:
-        view = load_view(args.path, args.at)
+        view = load_view(args.path, args.at, args.approximate)
     for p in write_images(view, args.out, args.size):
         print(p)
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.core.data import TitleData, load_title_data
 from engine.view import (
@@ -231,4 +232,133 @@ def busy_view(title: str, seed: int = 1, fill: float = 0.75) -> GameView:
         last_hexes=last,
         phase=phase,
         round_name="Operating Round 4 (of 2)",
+    )
+
+
+def _live(a: Mapping[str, Any] | None) -> bool:
+    return a is not None and a.get("type") != "message"
+
+
+def effective_actions(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The actions left after undo/redo (shared/reference/action-log-format.md, section 3)."""
+    kept: list[Mapping[str, Any] | None] = [None] * len(actions)
+    stack: list[list[tuple[Mapping[str, Any], int]]] = []
+    index = {a.get("id"): i for i, a in enumerate(actions)}
+    for i, a in enumerate(actions):
+        kind = a.get("type")
+        if kind == "undo":
+            if "action_id" in a:
+                start = 0 if a["action_id"] == 0 else index.get(a["action_id"], -1) + 1
+            else:
+                live = [j for j in range(i) if _live(kept[j])]
+                start = live[-1] if live else 0
+            batch = [(x, j) for j in range(start, i) if (x := kept[j]) is not None and _live(x)]
+            for _, j in batch:
+                kept[j] = None
+            stack.append(batch)
+        elif kind == "redo":
+            if stack:
+                for x, j in stack.pop():
+                    kept[j] = x
+        else:
+            if kind != "message":
+                stack.clear()
+            kept[i] = a
+    return [a for a in kept if a]
+
+
+def view_from_export(export: Mapping[str, Any], at: int | None = None) -> GameView:
+    """An APPROXIMATE view of an 18xx.games export without the engine: only the track and the
+    station tokens are rebuilt from the log (lay_tile, place_token, home tokens of corporations
+    that acted); market, cash and round are not.  For pictures while the replay is not ready."""
+    title = str(export["title"])
+    data = load_title_data(title)
+    actions = [a for a in export.get("actions", []) if at is None or int(a.get("id", 0)) <= at]
+    copy_hex = {h.preprinted_tile_id: n for n, h in data.hexes.items() if h.preprinted_tile_id}
+    tiles: dict[str, tuple[str, int]] = {}
+    tokens: dict[str, list[list[str | None]]] = {}
+    acted: list[str] = []
+    last: list[str] = []
+
+    def geom(hexname: str) -> Any:
+        t = tiles.get(hexname)
+        return data.tiles[t[0]].geometry if t else data.hexes[hexname].geometry
+
+    def put(hexname: str, city_index: int, slot: int | None, corp: str) -> None:
+        cities = geom(hexname).cities
+        toks = tokens.setdefault(hexname, [[] for _ in cities])
+        while len(toks) <= city_index:
+            toks.append([])
+        row = toks[city_index]
+        if corp in row:
+            return
+        slots = cities[city_index].slots if city_index < len(cities) else 1
+        while len(row) < slots:
+            row.append(None)
+        i = slot if slot is not None and slot < len(row) and row[slot] is None else None
+        if i is None:
+            i = next((k for k, v in enumerate(row) if v is None), len(row))
+            if i == len(row):
+                row.append(None)
+        row[i] = corp
+
+    flat: list[Mapping[str, Any]] = []
+    for a in effective_actions(actions):
+        flat.append(a)
+        flat.extend(a.get("auto_actions") or ())
+    phase = str(data.phases[0]["name"])
+    triggers = {
+        str(ph.get("trigger_train")): str(ph["name"])
+        for ph in data.phases
+        if ph.get("trigger_train")
+    }
+    for a in flat:
+        ent = str(a.get("entity", ""))
+        if a.get("type") == "buy_train":
+            tname = str(a.get("train", "")).rsplit("-", 1)[0]
+            if tname in triggers and [str(p["name"]) for p in data.phases].index(
+                triggers[tname]
+            ) > [str(p["name"]) for p in data.phases].index(phase):
+                phase = triggers[tname]
+        if a.get("entity_type") in ("corporation", "minor") and ent not in acted:
+            acted.append(ent)
+        if a.get("type") == "lay_tile":
+            name = str(a["tile"]).rsplit("-", 1)[0]
+            tiles[a["hex"]] = (name, int(a.get("rotation", 0)))
+            copy_hex[str(a["tile"])] = a["hex"]
+            last = [a["hex"]]
+            dh = data.tiles[name].extra.get("double_hex") if name in data.tiles else None
+            if isinstance(dh, dict) and dh.get("pair") in data.tiles:
+                pair = str(dh["pair"])
+                phex = str(data.tiles[pair].extra["double_hex"]["hex"])
+                tiles[phex] = (pair, 0)
+                last.append(phex)
+        elif a.get("type") == "place_token":
+            tile_id, part = str(a["city"]).rsplit("-", 1)
+            hexname = copy_hex.get(tile_id)
+            if hexname is None:
+                continue
+            cities = geom(hexname).cities
+            idx = next((c.index for c in cities if c.part_index == int(part)), 0)
+            corp = str(a.get("tokener") or ent)
+            put(hexname, idx, a.get("slot"), corp)
+            last = [hexname]
+    for c in list(data.corporations) + list(data.minors):
+        home = c.get("home")
+        if c["id"] in acted and isinstance(home, dict) and home.get("hex") in data.hexes:
+            put(str(home["hex"]), int(home.get("city_index", 0)), None, c["id"])
+    toks = {h: [tuple(r) for r in rows] for h, rows in tokens.items()}
+    ids = [str(a["id"]) for a in actions if "id" in a]
+    label = f"log up to action {ids[-1] if ids else 0} (track and tokens only)"
+    players = [
+        (str(p.get("id", p.get("name"))), str(p.get("name"))) for p in export.get("players", [])
+    ]
+    return make_view(
+        title,
+        tiles=tiles,
+        tokens=toks,
+        last_hexes=last,
+        round_name=label,
+        phase=phase,
+        players=players or (("p1", "Alice"),),
     )
