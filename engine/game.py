@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from engine.actions import Redo, Undo, dump_action, parse_action
+from engine.actions import dump_action, parse_action
 from engine.errors import EngineError
 from engine.flow.base import Round
 from engine.state import State
@@ -63,6 +63,7 @@ class Game:
         self.log: list[Any] = []
         self.warnings: list[str] = []
         self.applied_count = 0
+        self.raw_player_ids: dict[str, Any] = {}
         self._reset()
         for a in actions:
             self.apply(a)
@@ -124,7 +125,8 @@ class Game:
         for sub in act.auto_actions:
             self._process(parse_action(sub))
 
-    def load_log(self, actions: Iterable[dict[str, Any] | Any]) -> None:
+    def load_log(self, actions: Iterable[dict[str, Any] | Any],
+                 before: Callable[[Game, Any], None] | None = None) -> None:
         """Replace the log with a recorded one (undo/redo included) and replay what is in effect.
 
         Raises EngineError naming the first rejected action; the game is then left at the
@@ -139,6 +141,8 @@ class Game:
         for act in effective:
             if act.type == "message":
                 continue
+            if before is not None:
+                before(self, act)
             try:
                 self._process(act)
             except EngineError as err:

@@ -49,7 +49,7 @@ class Title(OperatingRules):
     def setup(self, game: Game) -> State:
         meta = self.data.meta
         n = len(game.players)
-        cash = meta["starting_cash"][str(n)] if str(n) in meta["starting_cash"] else 0
+        cash = meta["starting_cash"].get(str(n), 0)
         bank = Bank(meta["bank_cash"] - cash * n)
         players = [Player(pid, name, cash) for pid, name in game.players]
         corps = {c["id"]: self._corporation(c) for c in self.data.corporations}

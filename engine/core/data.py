@@ -175,8 +175,8 @@ def _geometry(d: dict[str, Any]) -> Geometry:
             Path_(
                 _endpoint(a),
                 _endpoint(b),
-                tuple(a["lane"]) if "lane" in a else None,  # type: ignore[arg-type]
-                tuple(b["lane"]) if "lane" in b else None,  # type: ignore[arg-type]
+                tuple(a["lane"]) if "lane" in a else None,
+                tuple(b["lane"]) if "lane" in b else None,
                 bool(a.get("terminal") or b.get("terminal") or p.get("terminal")),
             )
         )

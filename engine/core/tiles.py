@@ -63,9 +63,10 @@ def lay_error(
     exits = tile.geometry.exits(rotation)
     if not exits <= h.passable_edges:
         return f"Tile {tile.name} at rotation {rotation} would run track off the map or into a blank side."
-    if old_color != "white" or old_geo.paths:
-        if not preserves_track(old_geo, old_rot, tile.geometry, rotation):
-            return f"Tile {tile.name} at rotation {rotation} does not keep the existing track of {hex_name}."
+    if (old_color != "white" or old_geo.paths) and not preserves_track(
+        old_geo, old_rot, tile.geometry, rotation
+    ):
+        return f"Tile {tile.name} at rotation {rotation} does not keep the existing track of {hex_name}."
     if rotation not in allowed[tile.name]:
         return f"Tile {tile.name} may not be laid on {hex_name} at rotation {rotation}."
     return None

@@ -149,7 +149,7 @@ class OperatingRules:
     def token_targets(self, game: Game, corp: Corporation) -> list[tuple[str, int]]:
         reach = self.reach(game, corp)
         out = []
-        for h, kind, idx in sorted(reach.cities):
+        for h, _kind, idx in sorted(reach.cities):
             if self.token_city_error(game, corp, h, idx, None, reach) is None:
                 out.append((h, idx))
         return out
@@ -352,7 +352,7 @@ class OperatingRules:
             except EngineError as err:
                 computed = None
                 game.warnings.append(f"action {action.id}: logged route not accepted ({err}); kept the logged revenue")
-            revenues = [int(v) for v in logged]  # type: ignore[arg-type]
+            revenues = [int(v or 0) for v in logged]
             if computed is not None and computed != revenues:
                 game.warnings.append(
                     f"action {action.id}: {corp.id} logged revenue {sum(revenues)} differs from the rules' {sum(computed)}"
@@ -403,7 +403,7 @@ class OperatingRules:
         out = [upcoming[0]]
         reached = self.phases_reached(game)
         for t in upcoming:
-            spec = self.train_specs_by_name(t.name)  # type: ignore[attr-defined]
+            spec = self.train_specs_by_name(t.name)
             avail = spec.get("available_from_phase")
             if avail and avail in reached and all(o.name != t.name for o in out):
                 out.append(t)
@@ -416,7 +416,7 @@ class OperatingRules:
         return uniq
 
     def train_specs_by_name(self, name: str) -> dict[str, Any]:
-        return self.train_specs[name]  # type: ignore[attr-defined,no-any-return]
+        return self.train_specs[name]  # type: ignore[attr-defined]
 
     def phases_reached(self, game: Game) -> set[str]:
         names = self.phase_names  # type: ignore[attr-defined]

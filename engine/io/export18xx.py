@@ -7,6 +7,7 @@ strings here (the site uses numbers, or names in hotseat games).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import shares
@@ -31,7 +32,8 @@ def _normalise(action: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     return a
 
 
-def import_game(data: dict[str, Any], *, upto: int | None = None) -> Game:
+def import_game(data: dict[str, Any], *, upto: int | None = None,
+                before: Callable[[Game, Any], None] | None = None) -> Game:
     """Build a Game from an export. `upto`: keep only actions with id <= upto."""
     players = [(_player_key(p), str(p.get("name", _player_key(p)))) for p in data["players"]]
     names = {str(p.get("name")): _player_key(p) for p in data["players"] if p.get("id") is None}
@@ -41,7 +43,7 @@ def import_game(data: dict[str, Any], *, upto: int | None = None) -> Game:
     actions = [_normalise(a, names) for a in data.get("actions", [])]
     if upto is not None:
         actions = [a for a in actions if a.get("id", 0) <= upto]
-    game.load_log(actions)
+    game.load_log(actions, before=before)
     return game
 
 
@@ -88,7 +90,8 @@ def end_state(game: Game) -> dict[str, Any]:
                        if shares.percent(c, p.id)},
             "companies": [c.id for c in st.companies.values() if c.owner == p.id and not c.closed],
         })
-    corps, minors = [], []
+    corps: list[dict[str, Any]] = []
+    minors: list[dict[str, Any]] = []
     for c in st.corporations.values():
         pres = shares.president(c)
         entry = {

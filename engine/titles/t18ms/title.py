@@ -126,7 +126,7 @@ class Title18MS(Title):
         game.state.bank.cash -= 100
 
     def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
-        bonus_corps = tuple(game.state.extra["no_bonus"])  # type: ignore[arg-type]
+        bonus_corps: tuple[str, ...] = tuple(game.state.extra["no_bonus"])  # type: ignore[arg-type]
 
         def bonus(board: Board, corp_id: str, stops: list[NodeRef]) -> int:
             if corp_id in bonus_corps and any(s[0] == NEW_ORLEANS for s in stops):

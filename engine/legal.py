@@ -1,0 +1,193 @@
+"""What may the acting entity do now? The engine's answer, for the bot and for tests.
+
+`legal_moves(game)` names the acting entity, the action kinds it may take, and the details
+for each kind (tiles and rotations per hex, shares, par cells, trains and prices, ...).
+`candidate_actions(game)` turns that answer into concrete actions (every one of which the
+engine accepts), used by autocomplete and by the random-play property test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.core import shares, tiles
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+@dataclass(frozen=True)
+class Legal:
+    entity: str
+    entity_type: str
+    player: str | None
+    kinds: tuple[str, ...]
+    round: str = ""
+    bids: list[tuple[str, int]] = field(default_factory=list)
+    pars: dict[str, list[str]] = field(default_factory=dict)
+    buy_shares: list[tuple[str, int, str]] = field(default_factory=list)  # (share id, price, source)
+    sell_shares: list[tuple[str, list[int]]] = field(default_factory=list)
+    tiles: dict[str, list[tuple[str, list[int]]]] = field(default_factory=dict)  # hex -> [(copy id, rots)]
+    token_cities: list[tuple[str, int]] = field(default_factory=list)  # (city id, cost)
+    trains: list[tuple[str, str, int, int, str]] = field(default_factory=list)  # id, face, min, max, seller
+    companies: list[tuple[str, int, int]] = field(default_factory=list)
+    dividends: list[str] = field(default_factory=list)
+    company_abilities: list[tuple[str, str]] = field(default_factory=list)  # (company, kind)
+
+
+def legal_moves(game: Game) -> Legal:
+    if game.finished:
+        return Legal("", "", None, (), "Game over")
+    rnd = game.round
+    eid, etype = rnd.current()
+    kinds = tuple(dict.fromkeys(rnd.kinds()))
+    player = game.title.controller(game, eid, etype)
+    base: dict[str, Any] = {"entity": eid, "entity_type": etype, "player": player,
+                            "kinds": kinds, "round": rnd.name()}
+    t = game.title
+    if rnd.kind == "draft":
+        base["bids"] = [(c.id, c.value) for c in rnd.available()  # type: ignore[attr-defined]
+                        if c.value <= game.state.player(eid).cash]
+    elif rnd.kind == "stock":
+        if "par" in kinds:
+            pars = {}
+            for corp in game.state.corporations.values():
+                cells = [c for c in rnd.par_cells(eid, corp)  # type: ignore[attr-defined]
+                         if rnd.par_error(eid, corp.id, c) is None]  # type: ignore[attr-defined]
+                if cells:
+                    pars[corp.id] = cells
+            base["pars"] = pars
+        if "buy_shares" in kinds:
+            base["buy_shares"] = [(c.id, price, c.owner) for c, price in rnd.buyable_certs(eid)]  # type: ignore[attr-defined]
+        if "sell_shares" in kinds:
+            base["sell_shares"] = rnd.sell_options(eid)  # type: ignore[attr-defined]
+    elif rnd.kind == "operating":
+        corp = rnd.corp()  # type: ignore[attr-defined]
+        if "lay_tile" in kinds:
+            base["tiles"] = tile_options(game, corp)
+        if "place_token" in kinds:
+            cost = t.next_token_cost(game, corp) or 0
+            base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
+        if "buy_train" in kinds:
+            base["trains"] = train_options(game, corp)
+        if "buy_company" in kinds:
+            base["companies"] = [(c.id, *t.company_price_range(game, c))
+                                 for c in t.purchasable_companies(game, rnd, corp)]  # type: ignore[arg-type]
+        if "dividend" in kinds:
+            base["dividends"] = list(t.dividend_kinds)
+        base["company_abilities"] = [(c.id, "lay_tile") for c in game.state.companies.values()
+                                     if c.owner == corp.id and not c.closed
+                                     and hasattr(t, "_tile_ability_left") and t._tile_ability_left(game, c)]
+    return Legal(**base)
+
+
+def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]]:
+    """Every legal (tile, rotations) per hex for the corporation's next lay."""
+    t, st, data = game.title, game.state, game.title.data
+    reach = t.reach(game, corp)
+    candidates = set(reach.connected_hexes) | {h for h, _ in reach.edges}
+    if corp.home and corp.operated_turns == 0:
+        candidates.add(corp.home[0])
+    colors = t.tile_colors(game)
+    out: dict[str, list[tuple[str, list[int]]]] = {}
+    for hex_name in sorted(candidates):
+        h = data.hexes.get(hex_name)
+        if h is None or not h.tileable:
+            continue
+        for color, options in h.possible_tiles.items():
+            if color not in colors:
+                continue
+            for name, rots in options.items():
+                free = st.tile_supply.get(name, [])
+                if not free:
+                    continue
+                tile = data.tiles[name]
+                ok = [r for r in rots
+                      if tiles.lay_error(data, st, hex_name, tile, r, colors) is None
+                      and t.connection_error(game, corp, hex_name, tile, r) is None]
+                if ok:
+                    out.setdefault(hex_name, []).append((free[0], ok))
+    return out
+
+
+def train_options(game: Game, corp: Any) -> list[tuple[str, str, int, int, str]]:
+    t = game.title
+    out: list[tuple[str, str, int, int, str]] = []
+    if not t.room(game, corp):
+        return out
+    for tr in t.depot_trains(game):
+        for face, price in t.variants(tr).items():
+            out.append((tr.id, face, price, price, "bank"))
+    for tr in t.other_trains(game, corp):
+        out.append((tr.id, tr.face, 1, max(1, corp.cash), str(tr.owner)))
+    return out
+
+
+def candidate_actions(game: Game, *, limit_tiles: int = 40) -> list[dict[str, Any]]:
+    """Concrete actions built from the legal answer (not all are guaranteed affordable:
+    callers apply them and treat EngineError as "not legal after all")."""
+    lg = legal_moves(game)
+    if not lg.kinds:
+        return []
+    e = {"entity": lg.entity, "entity_type": lg.entity_type}
+    acts: list[dict[str, Any]] = []
+    for company, price in lg.bids:
+        acts.append({**e, "type": "bid", "company": company, "price": price})
+    for corp_id, cells in lg.pars.items():
+        for cell in cells:
+            acts.append({**e, "type": "par", "corporation": corp_id, "share_price": cell})
+    for sid, _, _ in lg.buy_shares:
+        acts.append({**e, "type": "buy_shares", "shares": [sid]})
+    st = game.state
+    for corp_id, pcts in lg.sell_shares:
+        corp = st.corporations[corp_id]
+        held = [c for c in corp.certs if c.owner == lg.entity]
+        for pct in pcts:
+            picked, total = [], 0
+            for c in sorted(held, key=lambda c: (c.president, c.id)):
+                if total >= pct:
+                    break
+                picked.append(c.id)
+                total += c.percent
+            acts.append({**e, "type": "sell_shares", "shares": picked, "percent": pct})
+    n = 0
+    for hex_name, opts in lg.tiles.items():
+        for copy_id, rots in opts:
+            for r in rots:
+                if n < limit_tiles:
+                    acts.append({**e, "type": "lay_tile", "hex": hex_name, "tile": copy_id, "rotation": r})
+                    n += 1
+    for city, _ in lg.token_cities:
+        acts.append({**e, "type": "place_token", "city": city, "slot": 0})
+    if "run_routes" in lg.kinds:
+        from engine.routes.api import best_routes_for
+
+        try:
+            sol = best_routes_for(game, time_limit_ms=200)
+            acts.append({**e, "type": "run_routes",
+                         "routes": [r.model_dump(exclude_none=True) for r in sol.routes]})
+        except EngineError:
+            pass
+    for kind in lg.dividends:
+        acts.append({**e, "type": "dividend", "kind": kind})
+    for tid, face, lo, hi, _seller in lg.trains:
+        acts.append({**e, "type": "buy_train", "train": tid, "variant": face, "price": lo})
+        if hi != lo:
+            acts.append({**e, "type": "buy_train", "train": tid, "variant": face, "price": hi})
+    for company, lo, hi in lg.companies:
+        acts.append({**e, "type": "buy_company", "company": company, "price": lo})
+        if hi != lo:
+            acts.append({**e, "type": "buy_company", "company": company, "price": hi})
+    if "pass" in lg.kinds:
+        acts.append({**e, "type": "pass"})
+    if "sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player:
+        # forced train purchase: the president may sell
+        for corp in st.corporations.values():
+            for c in corp.certs:
+                if c.owner == lg.player and not c.president:
+                    acts.append({"entity": lg.player, "entity_type": "player", "type": "sell_shares",
+                                 "shares": [c.id], "percent": c.percent})
+    _ = shares
+    return acts
