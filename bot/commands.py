@@ -86,13 +86,18 @@ MOVES: tuple[Spec, ...] = (
             _p("hex", "hex, e.g. E12", autocomplete=True),
             _p("tile", "tile", autocomplete=True),
             _p("rotation", "rotation 0-5", kind=int, autocomplete=True),
+            _p("company", "use this private company's ability", required=False),
         ),
         moves.lay_tile,
     ),
     Spec(
         "token",
         "Place a station token",
-        (_p("city", "city", autocomplete=True), _p("slot", "slot", required=False, kind=int)),
+        (
+            _p("city", "city", autocomplete=True),
+            _p("slot", "slot", required=False, kind=int),
+            _p("company", "use this private company's ability", required=False),
+        ),
         moves.place_token,
     ),
     Spec(

@@ -22,13 +22,8 @@ def _get(legal: Any, name: str) -> Any:
 
 
 def kinds(legal: Any) -> tuple[str, ...]:
+    """The action kinds the engine allows now (the engine re-checks every action)."""
     return tuple(_get(legal, "kinds"))
-
-
-def require(legal: Any, kind: str) -> None:
-    if kind not in kinds(legal):
-        allowed = ", ".join(k.replace("_", " ") for k in kinds(legal)) or "nothing"
-        raise BotError(f"You cannot {kind.replace('_', ' ')} now. Allowed now: {allowed}.")
 
 
 def _money(value: str | int) -> int:
@@ -112,10 +107,15 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             ]
             return _unique((str(r), str(r)) for r in rots)
         case "city":
-            return [
-                (f"{c} slot {s} (${cost})", f"{c}#{s}")
-                for c, s, cost in _get(legal, "token_cities")
-            ]
+            out = []
+            for entry in _get(legal, "token_cities"):
+                # (city, cost) or (city, slot, cost)
+                city, slot, cost = entry if len(entry) == 3 else (entry[0], None, entry[-1])
+                label = f"{city}" + (f" slot {slot}" if slot is not None else "") + f" (${cost})"
+                out.append((label, f"{city}#{slot}" if slot is not None else str(city)))
+            return out
+        case "ability":
+            return [(f"{c} ({k})", str(c)) for c, k in _get(legal, "company_abilities")]
         case "train":
             trains = [
                 (f"{t} {v or ''} ${lo}-${hi} from {seller}", str(t))
@@ -148,12 +148,10 @@ def _unique(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def bid(legal: Any, company: str, price: str | int) -> dict[str, Any]:
-    require(legal, "bid")
     return {"type": "bid", "company": company, "price": _money(price)}
 
 
 def par(legal: Any, corporation: str, price: str) -> dict[str, Any]:
-    require(legal, "par")
     cells = [str(c) for c in dict(_get(legal, "pars")).get(corporation, ())]
     cell = price if price in cells else None
     if cell is None:  # the player typed a price: find the one cell with it
@@ -164,7 +162,6 @@ def par(legal: Any, corporation: str, price: str) -> dict[str, Any]:
 
 def buy(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any]:
     """Buy one share: `share` is a share id from the choices, else the cheapest of the company."""
-    require(legal, "buy_shares")
     offers = [(s, p, src) for s, p, src in _get(legal, "buy_shares")]
     if share:
         chosen = next((o for o in offers if o[0] == share), None)
@@ -180,7 +177,6 @@ def sell(
     legal: Any, corporation: str, percent: str | int, shares: str | None = None
 ) -> dict[str, Any]:
     """Sell `percent` of a corporation; `shares` optionally names the certificates (ids)."""
-    require(legal, "sell_shares")
     action: dict[str, Any] = {
         "type": "sell_shares",
         "corporation": corporation,
@@ -191,26 +187,42 @@ def sell(
 
 
 def pass_(legal: Any) -> dict[str, Any]:
-    require(legal, "pass")
     return {"type": "pass"}
 
 
-def lay_tile(legal: Any, hex: str, tile: str, rotation: str | int) -> dict[str, Any]:
-    require(legal, "lay_tile")
-    return {"type": "lay_tile", "hex": hex.upper(), "tile": tile, "rotation": int(rotation)}
+def _by_company(action: dict[str, Any], company: str | None) -> dict[str, Any]:
+    """Act through a private company's ability (the company is the acting entity)."""
+    if company:
+        action.update(entity=company, entity_type="company")
+    return action
 
 
-def place_token(legal: Any, city: str, slot: str | int | None = None) -> dict[str, Any]:
-    require(legal, "place_token")
+def lay_tile(
+    legal: Any, hex: str, tile: str, rotation: str | int, company: str | None = None
+) -> dict[str, Any]:
+    """Lay a tile; with `company`, through that private company's ability."""
+    action: dict[str, Any] = {
+        "type": "lay_tile",
+        "hex": hex.upper(),
+        "tile": tile,
+        "rotation": int(rotation),
+    }
+    return _by_company(action, company)
+
+
+def place_token(
+    legal: Any, city: str, slot: str | int | None = None, company: str | None = None
+) -> dict[str, Any]:
+    """Place a token; with `company`, through that private company's ability."""
     if "#" in city:  # autocomplete value "<city>#<slot>"
         city, slot_text = city.split("#", 1)
         slot = slot if slot is not None else slot_text
-    return {"type": "place_token", "city": city, "slot": int(slot or 0)}
+    action = {"type": "place_token", "city": city, "slot": int(slot or 0)}
+    return _by_company(action, company)
 
 
 def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
     """Routes as JSON (the export format's `routes` list), or "best" for the engine's solver."""
-    require(legal, "run_routes")
     if not routes or routes.strip().lower() in ("best", "auto"):
         return {"type": "run_routes", "routes": "best"}  # the service asks the solver
     try:
@@ -223,14 +235,12 @@ def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
 
 
 def dividend(legal: Any, kind: str) -> dict[str, Any]:
-    require(legal, "dividend")
     return {"type": "dividend", "kind": kind}
 
 
 def buy_train(
     legal: Any, train: str, price: str | int | None = None, variant: str | None = None
 ) -> dict[str, Any]:
-    require(legal, "buy_train")
     offers = [o for o in _get(legal, "trains") if o[0] == train]
     offer = next((o for o in offers if variant is None or o[1] == variant), None)
     if price is None:
@@ -246,30 +256,24 @@ def buy_train(
 
 
 def discard_train(legal: Any, train: str) -> dict[str, Any]:
-    require(legal, "discard_train")
     return {"type": "discard_train", "train": train}
 
 
 def buy_company(legal: Any, company: str, price: str | int) -> dict[str, Any]:
-    require(legal, "buy_company")
     return {"type": "buy_company", "company": company, "price": _money(price)}
 
 
 def choose(legal: Any, choice: str) -> dict[str, Any]:
-    require(legal, "choose")
     return {"type": "choose", "choice": choice}
 
 
 def assign(legal: Any, target: str) -> dict[str, Any]:
-    require(legal, "assign")
     return {"type": "assign", "target": target.upper(), "target_type": "hex"}
 
 
 def merge(legal: Any, corporation: str) -> dict[str, Any]:
-    require(legal, "merge")
     return {"type": "merge", "corporation": corporation}
 
 
 def bankrupt(legal: Any) -> dict[str, Any]:
-    require(legal, "bankrupt")
     return {"type": "bankrupt"}

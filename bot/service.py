@@ -141,6 +141,14 @@ class Who:
     is_admin: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Images still to render for a reply (after the game's lock is released)."""
+
+    view: Any
+    kinds: tuple[str, ...]
+
+
 MoveBuilder = Callable[[Any], dict[str, Any]]
 
 
@@ -213,10 +221,11 @@ class Service:
         player = record.player_by_user(user_id)
         if player is None:
             return None
-        live = await self._live(record.id)
-        legal = live.game.legal()
-        if player.engine_id not in self._acting(live.game, legal):
-            return None
+        async with self._locks[record.id]:  # never load a game while a move is applied
+            live = await self._live(record.id)
+            legal = live.game.legal()
+            if player.engine_id not in self._acting(live.game, legal):
+                return None
         return legal
 
     @staticmethod
@@ -487,7 +496,9 @@ class Service:
                         'e.g. [{"train": "2+-0", "connections": [["E12", "F13"]]}].'
                     )
                 action["routes"] = best
-            return await self._apply(live, who, action, interaction_id)
+            reply, draw = await self._apply(live, who, action, interaction_id)
+        await self._draw(reply, draw)
+        return reply
 
     async def _seated_live(self, who: Who, game_id: int) -> tuple[Live, str]:
         record = await self.game_record(game_id)
@@ -506,8 +517,9 @@ class Service:
         interaction_id: str | None,
         *,
         user_id: int | None = None,
-    ) -> Reply:
-        """Engine first, then the store, then the reply. Caller holds the game's lock."""
+    ) -> tuple[Reply, Draw]:
+        """Engine first, then the store, then the reply. Caller holds the game's lock and
+        draws the images (`_draw`) after releasing it."""
         game = live.game
         before = game.view()
         try:
@@ -530,24 +542,29 @@ class Service:
             )
         except DuplicateInteraction:
             self.evict(live.record.id)  # the engine moved but the store did not: reload
-            return Reply("This command was already handled.", ephemeral=True)
+            return Reply("This command was already handled.", ephemeral=True), Draw(None, ())
         except BaseException:
             self.evict(live.record.id)
             raise
         live.records.append(ActionRecord(seq, dumped, interaction_id, uid, ""))
-        after = game.view()
         actor = who.name if who else "Someone"
         entity = str(action.get("entity")) if action.get("entity_type") != "player" else None
         reply = Reply(summary.line(actor, entity, dumped))
-        kinds = self._changed(before, after)
-        if game.finished:
-            live.record = await self.game_record(live.record.id)
-            reply.text += "\n" + self._result_text(live.record, game)
-            kinds = ("status", *[k for k in kinds if k != "status"])
-        else:
-            self._add_ping(reply, live.record, game)
-        await self._add_images(reply, after, kinds)
-        return reply
+        # the move is stored: from here on, a failure must not hide that it was made
+        try:
+            after = game.view()
+            kinds = self._changed(before, after)
+            if game.finished:
+                live.record = await self.game_record(live.record.id)
+                reply.text += "\n" + self._result_text(live.record, game)
+                kinds = ("status", *[k for k in kinds if k != "status"])
+            else:
+                self._add_ping(reply, live.record, game)
+        except Exception:
+            log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
+            reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
+            return reply, Draw(None, ())
+        return reply, Draw(after, kinds)
 
     @staticmethod
     def _changed(before: Any, after: Any) -> tuple[str, ...]:
@@ -588,6 +605,10 @@ class Service:
             reply.text += "\n" + " ".join(f"<@{u}>" for u in users) + f" to act{for_what}."
             reply.mention = tuple(users)
 
+    async def _draw(self, reply: Reply, draw: Draw) -> None:
+        if draw.view is not None:
+            await self._add_images(reply, draw.view, draw.kinds)
+
     async def _add_images(self, reply: Reply, view: Any, kinds: Sequence[str]) -> None:
         if not self.render_images:
             return
@@ -611,14 +632,18 @@ class Service:
             author = self._author(live.record, last)
             if author is None or author == who.user_id:
                 action = {"type": "undo", "entity": engine_id, "entity_type": "player"}
-                reply = await self._apply(live, who, action, interaction_id)
-                reply.text = f"**{who.name}** takes back: {summary.describe(last.action)}." + (
-                    reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
+                reply, draw = await self._apply(live, who, action, interaction_id)
+                request_id = None
+            else:
+                request_id = await self.store.create_undo_request(
+                    game_id, who.user_id, author, len(live.records), interaction_id
                 )
-                return reply
-            request_id = await self.store.create_undo_request(
-                game_id, who.user_id, author, len(live.records), interaction_id
-            )
+        if request_id is None:
+            await self._draw(reply, draw)
+            tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
+            reply.text = f"**{who.name}** takes back: {summary.describe(last.action)}.{tail}"
+            return reply
+        assert author is not None  # a consent request always has an author
         author_name = self._user_name(live.record, author)
         return Reply(
             f"<@{author}>, **{who.name}** asks to undo your move: "
@@ -677,9 +702,10 @@ class Service:
                 "entity": requester.engine_id if requester else str(request.requester_id),
                 "entity_type": "player",
             }
-            reply = await self._apply(
+            reply, draw = await self._apply(
                 live, None, action, interaction_id, user_id=request.requester_id
             )
+        await self._draw(reply, draw)
         name = requester.name if requester else "Someone"
         tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
         reply.text = f"**{who.name}** agrees: **{name}** takes back {undone}.{tail}"
@@ -698,7 +724,8 @@ class Service:
             if author not in (None, who.user_id) and undoer != who.user_id:
                 raise BotError("Only the player who made that move, or who undid it, may redo it.")
             action = {"type": "redo", "entity": engine_id, "entity_type": "player"}
-            reply = await self._apply(live, who, action, interaction_id)
+            reply, draw = await self._apply(live, who, action, interaction_id)
+        await self._draw(reply, draw)
         tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
         reply.text = f"**{who.name}** redoes: {summary.describe(undone[-1].action)}.{tail}"
         return reply
@@ -723,7 +750,8 @@ class Service:
         return reply
 
     async def history(self, game_id: int, count: int = 10) -> Reply:
-        live = await self._live(game_id)
+        async with self._locks[game_id]:
+            live = await self._live(game_id)
         stack, _ = history.effective(live.records)
         count = max(1, min(count, 50))
         lines = []

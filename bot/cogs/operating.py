@@ -17,18 +17,32 @@ class Operating(commands.Cog):
         hex=legal_choices("lay", "hex"),
         tile=legal_choices("lay", "tile"),
         rotation=legal_choices("lay", "rotation"),
+        company=legal_choices("lay", "ability"),
     )
+    @app_commands.describe(company="lay with this private company's ability (optional)")
     async def lay(
-        self, interaction: discord.Interaction[Any], hex: str, tile: str, rotation: str
+        self,
+        interaction: discord.Interaction[Any],
+        hex: str,
+        tile: str,
+        rotation: str,
+        company: str | None = None,
     ) -> None:
-        await run(interaction, "lay", hex=hex, tile=tile, rotation=rotation)
+        await run(interaction, "lay", hex=hex, tile=tile, rotation=rotation, company=company)
 
     @app_commands.command(name="token", description="Place a station token")
-    @app_commands.autocomplete(city=legal_choices("token", "city"))
+    @app_commands.autocomplete(
+        city=legal_choices("token", "city"), company=legal_choices("token", "ability")
+    )
+    @app_commands.describe(company="place with this private company's ability (optional)")
     async def token(
-        self, interaction: discord.Interaction[Any], city: str, slot: int | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        city: str,
+        slot: int | None = None,
+        company: str | None = None,
     ) -> None:
-        await run(interaction, "token", city=city, slot=slot)
+        await run(interaction, "token", city=city, slot=slot, company=company)
 
     @app_commands.command(name="run", description="Run trains: the best routes, or your own")
     @app_commands.describe(routes="empty or 'best' for the best routes; or the routes as JSON")
