@@ -80,11 +80,15 @@ class RealEngine:
         return dict(export_game(game, **kwargs))
 
     def best_routes(self, game: Any) -> list[dict[str, Any]] | None:
-        solver = getattr(game, "best_routes", None)
-        if solver is None:
+        """The solver's best run for the operating corporation (None: no solver)."""
+        try:
+            from engine.routes.api import best_routes_for
+        except ImportError:
             return None
-        routes = solver()
-        return [r if isinstance(r, dict) else self.dump(r) for r in routes]
+        solution = best_routes_for(game, time_limit_ms=2000)
+        return [
+            r if isinstance(r, dict) else r.model_dump(exclude_none=True) for r in solution.routes
+        ]
 
     def title_meta(self, title: str) -> dict[str, Any]:
         from engine.core.data import load_title_data
@@ -489,7 +493,12 @@ class Service:
                 action.setdefault("entity", player_engine_id)
                 action.setdefault("entity_type", "player")
             if action.get("type") == "run_routes" and action.get("routes") == "best":
-                best = await asyncio.to_thread(self.engine.best_routes, live.game)
+                try:
+                    best = await asyncio.to_thread(self.engine.best_routes, live.game)
+                except Exception as err:
+                    if self.engine.is_rejection(err):
+                        raise BotError(str(err)) from err
+                    raise
                 if best is None:
                     raise BotError(
                         "The engine cannot compute best routes yet: give your routes as JSON, "

@@ -195,3 +195,28 @@ async def test_recorded_game_as_slash_commands(env: Env, fixture: str) -> None:
             for _n, f in s.files
             if _n.endswith(".png")
         )
+
+
+async def test_best_routes_and_autocomplete_with_real_engine(tmp_path: Path) -> None:
+    from engine.io.export18xx import import_game
+
+    data = json.loads((FIXTURES / "14375.json").read_text())
+    log = import_game(data).export_actions()
+    first_run = next(i for i, a in enumerate(log) if a["type"] == "run_routes")
+    env = Env(tmp_path, RealEngine(), FakeRenderer())
+    await env.start()
+    try:
+        sent, _images = await replay_as_commands(env, data, log[:first_run])
+        assert sent is not None
+        live = await env.service._live(1)
+        uid = live.game.acting_players()[0]
+        user = User(int(uid), f"P{uid}")
+        thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+        sent = await env.cmd(user, thread, "run")
+        assert not sent.ephemeral and " runs 2+-0" in sent.content, sent.content
+        choices = await env.fake.autocomplete(user, thread, "dividend", "kind")
+        assert {c["value"] for c in choices} <= {"payout", "withhold", "half"} and choices
+        await env.settle()
+    finally:
+        await env.stop()
+    assert not env.fake.unknown and not env.errors
