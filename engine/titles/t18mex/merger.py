@@ -1,0 +1,206 @@
+"""The phase-5 NdM merger and the other interruptions of an 18MEX operating turn.
+
+On the first 5 one company may merge into the NdM. Floated candidates are asked in seat order
+from the left of the president of the buyer of the 5 (`merge` accepts, `pass` declines); if
+none accepts, an unfloated eligible company is taken (the NdM president picks among several;
+the last one left goes automatically). No candidate at all: the certificate limit rises by one.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from engine.core import market as mk
+from engine.core import shares
+from engine.errors import EngineError
+from engine.state import IPO, MARKET, Corporation, Token
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+NDM = "NdM"
+MERGE_CERT = "NdM_9"
+NEVER_MERGE = ("FCP", "TM")
+EXCHANGE_TOKEN_PRICE = 80
+
+
+class MergerRules:
+    """Mixed into Title18MEX."""
+
+    market: Any
+
+    # ------------------------------------------------------------ what interrupts a turn
+    def pending_interrupt(self, game: Game) -> tuple[str, str, list[str]] | None:
+        st = game.state
+        cands: list[str] = st.extra["merge_candidates"]  # type: ignore[assignment]
+        if cands:
+            first = st.corporations[cands[0]]
+            return (first.id if first.floated else NDM, "corporation", ["merge", "pass"])
+        if st.extra["cities_to_select"]:
+            return (NDM, "corporation", ["assign"])
+        for corp in st.corporations.values():
+            if corp.kind == "corporation" and not corp.closed and \
+                    len(self.counted_trains(game, corp)) > self.train_limit_for(game, corp):  # type: ignore[attr-defined]
+                return (corp.id, "corporation", ["discard_train"])
+        return None
+
+    def process_interrupt(self, game: Game, rnd: Any, action: Any, pending: tuple[str, str, list[str]]) -> None:
+        st = game.state
+        who, _, kinds = pending
+        if str(action.entity) != who or action.type not in kinds:
+            raise EngineError(f"{who} must first {' or '.join(k.replace('_', ' ') for k in kinds)}.",
+                              rule="operating.interrupt")
+        cands: list[str] = st.extra["merge_candidates"]  # type: ignore[assignment]
+        if action.type == "merge":
+            if action.corporation != cands[0]:
+                raise EngineError(f"{cands[0]} is the company offered for the NdM merger now.", rule="merger.order")
+            self.merge_major(game, st.corporations[cands[0]])
+        elif action.type == "pass":
+            cands.pop(0)
+            self._possible_auto_merge(game)
+        elif action.type == "assign":
+            self._select_city(game, str(action.target))
+        else:
+            self._discard(game, st.corporations[who], action.train)
+        if rnd.corp().closed:  # the operating company itself merged away
+            rnd.done.append(rnd.corp().id)
+            rnd._next_entity()
+
+    # ------------------------------------------------------------ the merger
+    def start_merger(self, game: Game, trigger: str | None) -> None:
+        st = game.state
+        if not st.corporations[NDM].floated:
+            self.merge_major(game, None)
+            return
+        st.extra["merge_candidates"] = [c.id for c in self._candidates(game, trigger)]
+        self._possible_auto_merge(game)
+
+    def _candidates(self, game: Game, trigger: str | None) -> list[Corporation]:
+        st = game.state
+        ndm_pres = shares.president(st.corporations[NDM])
+        corps = [c for c in st.corporations.values()
+                 if c.kind == "corporation" and not c.closed and c.id != NDM
+                 and c.id not in NEVER_MERGE and shares.president(c) != ndm_pres]
+        floated = [c for c in corps if c.floated and shares.president(c) is not None]
+        others = [c for c in corps if c not in floated]
+        players = [p.id for p in st.players]
+        at = players.index(trigger) if trigger in players else -1
+        seat = {p: i + 10 if i <= at else i for i, p in enumerate(players)}
+        order = list(getattr(game.round, "order", []))
+        floated.sort(key=lambda c: (seat[shares.president(c) or ""],
+                                    order.index(c.id) if c.id in order else 99))
+        if any(not c.ipoed for c in others):
+            others = [c for c in others if not c.ipoed]
+        return floated + others
+
+    def _possible_auto_merge(self, game: Game) -> None:
+        st = game.state
+        cands: list[str] = st.extra["merge_candidates"]  # type: ignore[assignment]
+        if not cands:
+            self.merge_major(game, None)
+        elif len(cands) == 1 and not st.corporations[cands[0]].floated:
+            self.merge_major(game, st.corporations[cands[0]])
+
+    def merge_major(self, game: Game, major: Corporation | None) -> None:
+        st = game.state
+        st.extra["merge_candidates"] = []
+        if MERGE_CERT in st.extra["reserved"]:  # type: ignore[operator]
+            st.extra["reserved"].remove(MERGE_CERT)  # type: ignore[attr-defined]
+        if major is None:
+            st.extra["cert_limit_adjust"] = int(st.extra["cert_limit_adjust"]) + 1  # type: ignore[call-overload]
+            return
+        ndm = st.corporations[NDM]
+        players = [p.id for p in st.players]
+        half = self.share_price(major) / 2 if major.ipoed and major.cell else 0  # type: ignore[attr-defined]
+        for pid in players:
+            refund = 0.0
+            for cert in [c for c in major.certs if c.owner == pid]:
+                if cert.president:
+                    before = shares.president(ndm)
+                    next(c for c in ndm.certs if c.id == MERGE_CERT).owner = pid
+                    shares.update_presidency(ndm, players, before)
+                else:
+                    refund += half
+                cert.owner = IPO  # out of the game with its company
+            if refund > 0:
+                amount = math.ceil(refund)
+                st.player(pid).cash += amount
+                st.bank.cash -= amount
+        for cert in major.certs:
+            if cert.owner == MARKET:
+                cert.owner = IPO
+        self._swap_tokens(game, major, ndm)
+        ndm.cash += major.cash
+        major.cash = 0
+        for t in st.trains:
+            if t.owner == major.id:
+                t.owner = NDM
+        mk.remove(st, major)
+        major.closed, major.floated, major.ipoed, major.par = True, False, False, None
+        st.extra["merged"] = major.id
+
+    def _ndm_in(self, game: Game, hex_name: str, city: int) -> bool:
+        return NDM in game.state.city_tokens.get((hex_name, city), [])
+
+    def _swap_tokens(self, game: Game, major: Corporation, ndm: Corporation) -> None:
+        st = game.state
+        exchange = [Token(EXCHANGE_TOKEN_PRICE), Token(EXCHANGE_TOKEN_PRICE)]
+        ndm.tokens.extend(exchange)
+        home = major.tokens[0]
+        if home.hex is not None:
+            if self._ndm_in(game, home.hex, home.city):
+                self._remove_token(game, major, home)
+            else:
+                self._replace_token(game, major, home, exchange.pop(0))
+        elif major.home is not None:
+            hex_name, city = major.home
+            if not self._ndm_in(game, hex_name, city):
+                slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
+                if None in slots:
+                    self._put_token(game, ndm, exchange.pop(0), hex_name, city, slots.index(None))  # type: ignore[attr-defined]
+        for tok in major.tokens:
+            if tok.hex is not None and self._ndm_in(game, tok.hex, tok.city):
+                self._remove_token(game, major, tok)
+        remaining = [t for t in major.tokens if t.hex is not None and t is not home]
+        if len(remaining) <= len(exchange):
+            for tok in remaining:
+                self._replace_token(game, major, tok, exchange.pop(0))
+            st.extra["cities_to_select"] = []
+        else:
+            st.extra["cities_to_select"] = [t.hex for t in remaining]
+
+    def _remove_token(self, game: Game, corp: Corporation, tok: Token) -> None:
+        assert tok.hex is not None
+        key = (tok.hex, tok.city)
+        game.state.city_tokens[key] = [None if s == corp.id else s for s in game.state.city_tokens.get(key, [])]
+        tok.hex = None
+
+    def _replace_token(self, game: Game, major: Corporation, tok: Token, new: Token) -> None:
+        assert tok.hex is not None
+        hex_name, city, slot = tok.hex, tok.city, tok.slot
+        self._remove_token(game, major, tok)
+        ndm = game.state.corporations[NDM]
+        self._put_token(game, ndm, new, hex_name, city, slot)  # type: ignore[attr-defined]
+
+    def _select_city(self, game: Game, target: str) -> None:
+        st = game.state
+        hexes: list[str] = st.extra["cities_to_select"]  # type: ignore[assignment]
+        if target not in hexes:
+            raise EngineError(f"Choose one of {', '.join(hexes)} for the NdM's exchange token.",
+                              rule="merger.assign")
+        major = st.corporations[str(st.extra["merged"])]
+        ndm = st.corporations[NDM]
+        spare = [t for t in ndm.tokens if t.hex is None and t.cost == EXCHANGE_TOKEN_PRICE]
+        for tok in [t for t in major.tokens if t.hex in hexes]:
+            if tok.hex == target and spare:
+                self._replace_token(game, major, tok, spare[-1])
+            else:
+                self._remove_token(game, major, tok)
+        st.extra["cities_to_select"] = []
+
+    def _discard(self, game: Game, corp: Corporation, train_id: str) -> None:
+        train = next((t for t in game.state.trains if t.id == train_id), None)
+        if train is None or train.owner != corp.id:
+            raise EngineError(f"{corp.id} does not own train {train_id}.", rule="train.discard")
+        train.owner, train.discarded = None, True

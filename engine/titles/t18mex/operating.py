@@ -1,0 +1,370 @@
+"""18MEX operating rounds: minors, mail, tile lays and the Mexico City double hex, the Copper
+Canyon tile, train buying limits, phases and their events. The NdM merger is in merger.py."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from engine.core import shares, tiles
+from engine.errors import EngineError
+from engine.flow.operating import OperatingRound
+from engine.state import Corporation, Train
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+NDM = "NdM"
+MINOR_TRAINS = {"A": "2-0", "B": "2-1", "C": "2-2"}
+MINOR_TRADE_IN = {"A": ("NdM", "NdM_7"), "B": ("NdM", "NdM_8"), "C": ("UdY", "UdY_8")}
+PUEBLA, DOUBLE_HEX = "P11", ("O10", "P11")
+KCMO, COPPER_CANYON, COPPER_CANYON_TILE, KCMO_DISCOUNT = "KCMO", "F5", "470", 60
+NOT_FOR_CORPORATIONS = ("A", "B", "C", "MNR")
+MNR = "MNR"
+
+
+class MexOperatingRules:
+    """Operating-round hooks, mixed into Title18MEX (which provides the Title base)."""
+
+    data: Any
+    market: Any
+
+    # ------------------------------------------------------------ order and turn start
+    def operating_order(self, game: Game) -> list[str]:
+        minors = [c.id for c in self.minors(game) if c.floated and not c.closed]  # type: ignore[attr-defined]
+        return minors + super().operating_order(game)  # type: ignore[misc]
+
+    def start_turn(self, game: Game, rnd: Any, corp: Corporation) -> None:
+        super().start_turn(game, rnd, corp)  # type: ignore[misc]
+        if corp.kind == "corporation":
+            self.pay_mail(game, corp)
+
+    def pay_mail(self, game: Game, corp: Corporation) -> None:
+        """A company with a train collects its home hex's current city (or town) value."""
+        if not self.active_trains(game, corp) or corp.home is None:  # type: ignore[attr-defined]
+            return
+        geo, _, _ = tiles.current_geometry(self.data, game.state, corp.home[0])
+        stops = list(geo.cities) + list(geo.towns)
+        income = stops[0].value(game.state.phase) if stops else 0
+        if income > 0:
+            corp.cash += income
+            game.state.bank.cash -= income
+
+    # ------------------------------------------------------------ track
+    def tile_lays(self, game: Game, rnd: Any, corp: Corporation) -> list[dict[str, Any]]:
+        if corp.kind == "minor":
+            return [{"lay": True, "upgrade": False}]
+        return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+
+    def next_lay(self, game: Game, rnd: Any, corp: Corporation) -> dict[str, Any] | None:
+        lay = super().next_lay(game, rnd, corp)  # type: ignore[misc]
+        if lay and corp.kind == "minor" and corp.home and corp.home[0] not in game.state.tiles:
+            # a minor whose home hex is unbuilt lays only if it could pay for building there
+            if self.terrain_cost(game, corp, corp.home[0]) > corp.cash:
+                return None
+        return lay  # type: ignore[no-any-return]
+
+    def track_abilities_block(self, game: Game, rnd: Any, corp: Corporation) -> bool:
+        kcmo = game.state.companies[KCMO]
+        return kcmo.owner == corp.id and not kcmo.closed
+
+    def terrain_cost(self, game: Game, corp: Corporation, hex_name: str) -> int:
+        placed = game.state.tiles.get(hex_name)
+        if placed is not None:
+            return sum(int(t.get("cost", 0)) for t in self.data.tiles[placed.tile].terrain)
+        return int(self.data.hexes[hex_name].terrain_cost)
+
+    def lay_tile(self, game: Game, rnd: Any, corp: Corporation, action: Any, **kw: Any) -> None:
+        if action.hex not in DOUBLE_HEX:
+            super().lay_tile(game, rnd, corp, action, **kw)  # type: ignore[misc]
+            return
+        # the double hex: the laying company pays Puebla's cost, whichever half it names,
+        # and the partner half goes down at rotation 0 with no lay or connection check
+        st = game.state
+        cost = self.terrain_cost(game, corp, PUEBLA)
+        if cost > corp.cash:
+            raise EngineError(f"{corp.id} cannot pay the ${cost} cost of upgrading Mexico City and Puebla.",
+                              rule="track.cost")
+        super().lay_tile(game, rnd, corp, action, free=True, **kw)  # type: ignore[misc]
+        corp.cash -= cost
+        st.bank.cash += cost
+        laid = self.data.tiles[st.tiles[action.hex].tile]
+        pair = laid.extra["double_hex"]["pair"]
+        other = self.data.tiles[pair].extra["double_hex"]["hex"]
+        found = tiles.take_tile(st, self.data, pair)
+        if found is None or not found[1]:
+            raise EngineError(f"The partner tile {pair} is not available.", rule="track.double_hex")
+        tiles.place_tile(st, self.data, other, found[0], found[1], 0)
+        self.move_tokens_on_upgrade(game, other)  # type: ignore[attr-defined]
+        game.last_hexes = (*game.last_hexes, other)
+
+    def process_company_action(self, game: Game, rnd: Any, corp: Corporation, company: Any, action: Any) -> None:
+        if company.id != KCMO or action.type != "lay_tile":
+            raise EngineError(f"{company.id} has no ability that does that.", rule="company.ability")
+        st = game.state
+        if rnd.step_name() != "track":
+            raise EngineError("The Copper Canyon tile is laid during the track step.", rule="company.timing")
+        if action.hex != COPPER_CANYON or action.tile.rsplit("-", 1)[0] != COPPER_CANYON_TILE:
+            raise EngineError("The Kansas City, Mexico & Orient lays only the Copper Canyon tile (#470) in F5.",
+                              rule="company.kcmo")
+        if COPPER_CANYON in st.tiles:
+            raise EngineError("F5 is already built: the Copper Canyon tile can no longer be laid.",
+                              rule="company.kcmo")
+        found = tiles.take_tile(st, self.data, action.tile)
+        assert found is not None
+        tile, copy_id = found
+        if not tile.geometry.exits(action.rotation) <= self.data.hexes[COPPER_CANYON].passable_edges:
+            raise EngineError(f"Tile 470 at rotation {action.rotation} would run track off the map.",
+                              rule="track.tile")
+        cost = self.terrain_cost(game, corp, COPPER_CANYON) - KCMO_DISCOUNT
+        if cost > corp.cash:
+            raise EngineError(f"{corp.id} cannot pay ${cost} for the Copper Canyon tile.", rule="track.cost")
+        corp.cash -= cost
+        st.bank.cash += cost
+        tiles.place_tile(st, self.data, COPPER_CANYON, tile, copy_id, action.rotation)
+        game.last_hexes = (COPPER_CANYON,)
+        company.closed, company.owner = True, None
+
+    # ------------------------------------------------------------ running
+    def after_run(self, game: Game, rnd: Any, corp: Corporation) -> None:
+        if corp.kind != "minor":
+            return
+        st = game.state
+        revenue = rnd.turn.revenue
+        half = revenue // 2
+        owner = corp.extra.get("owner")
+        corp.cash += half
+        if isinstance(owner, str):
+            st.player(owner).cash += revenue - half
+        st.bank.cash -= revenue
+        rnd.turn.revenue = 0
+
+    def step_kinds(self, game: Game, rnd: Any, step: str) -> list[str]:
+        corp = rnd.corp()
+        if corp.kind == "minor" and step in ("dividend", "buy_train", "buy_company", "token"):
+            return []
+        return super().step_kinds(game, rnd, step)  # type: ignore[misc,no-any-return]
+
+    def blocking_company_kinds(self, game: Game, rnd: Any, corp: Corporation) -> list[str]:
+        comps = self.purchasable_companies(game, rnd, corp)
+        if comps and min(self.company_price_range(game, c)[0] for c in comps) <= corp.cash:
+            return ["buy_company", "pass"]
+        return []
+
+    def anytime_kinds(self, game: Game, rnd: Any) -> list[str]:
+        corp = rnd.corp()
+        return ["buy_company"] if self.blocking_company_kinds(game, rnd, corp) else []
+
+    def skip_step(self, game: Game, rnd: Any, step: str) -> None:
+        corp = rnd.corp()
+        if step == "dividend" and corp.kind == "minor":
+            return
+        super().skip_step(game, rnd, step)  # type: ignore[misc]
+        if step == "dividend":
+            self.drop_obsolete(game, corp)
+
+    def dividend(self, game: Game, rnd: Any, corp: Corporation, kind: str) -> None:
+        super().dividend(game, rnd, corp, kind)  # type: ignore[misc]
+        self.drop_obsolete(game, corp)
+
+    def drop_obsolete(self, game: Game, corp: Corporation) -> None:
+        """An obsolete 4 leaves its owner after the owner's next dividend step."""
+        st = game.state
+        for t in st.trains:
+            if t.owner == corp.id and t.id in st.extra["obsolete"]:  # type: ignore[operator]
+                t.owner, t.gone = None, True
+
+    # ------------------------------------------------------------ trains
+    def is_obsolete(self, game: Game, train: Train) -> bool:
+        return train.id in game.state.extra["obsolete"]  # type: ignore[operator]
+
+    def train_limit_for(self, game: Game, corp: Corporation) -> int:
+        limit = int(self.phase_data(game).get("train_limit", 2))  # type: ignore[attr-defined]
+        return limit + 1 if corp.id == NDM else limit
+
+    def counted_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        return [t for t in self.active_trains(game, corp) if not self.is_obsolete(game, t)]  # type: ignore[attr-defined]
+
+    def room(self, game: Game, corp: Corporation) -> bool:
+        return len(self.counted_trains(game, corp)) < self.train_limit_for(game, corp)
+
+    def depot_trains(self, game: Game) -> list[Train]:
+        out = list(super().depot_trains(game))  # type: ignore[misc]
+        for t in game.state.trains:
+            if t.discarded and t.owner is None and not t.gone and all(o.name != t.name for o in out):
+                out.append(t)
+        return out
+
+    def limited_train_buy(self, game: Game) -> bool:
+        return "limited_train_buy" in self.phase_data(game).get("engine_status_flags", [])  # type: ignore[attr-defined]
+
+    def depot_closed_this_turn(self, game: Game, rnd: Any) -> bool:
+        return self.limited_train_buy(game) and bool(rnd.turn.extra.get("depot_bought"))
+
+    def can_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
+        if corp.kind == "minor" or not self.room(game, corp):
+            return False
+        prices = [] if self.depot_closed_this_turn(game, rnd) else [
+            min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
+        if self.other_trains(game, corp):  # type: ignore[attr-defined]
+            prices.append(1)
+        return bool(prices) and corp.cash >= min(prices)
+
+    def must_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
+        if corp.kind == "minor":
+            return False
+        return super().must_buy_train(game, rnd, corp)  # type: ignore[misc,no-any-return]
+
+    def train_sale_error(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> str | None:
+        if not train.sellable:
+            return f"Train {train.id} belongs to a minor and is never sold."
+        if self.is_obsolete(game, train):
+            return f"Train {train.id} is obsolete and cannot be sold."
+        return None
+
+    def buy_train(self, game: Game, rnd: Any, corp: Corporation, action: Any, discount: int = 0) -> None:
+        st = game.state
+        train = self.find_train(game, corp, action.train)  # type: ignore[attr-defined]
+        from_depot = train.owner is None
+        if from_depot and self.depot_closed_this_turn(game, rnd):
+            raise EngineError(f"{corp.id} has already bought a train from the bank this turn; until the "
+                              "first 4 only one bank train may be bought per turn.", rule="train.one_from_bank")
+        if not from_depot:
+            if self.must_buy_train(game, rnd, corp) and action.price > corp.cash:
+                raise EngineError("A forced purchase must be the cheapest train from the bank, not "
+                                  "another company's.", rule="train.forced_bank")
+            if NDM in (corp.id, train.owner) and action.price != train.price:
+                raise EngineError(f"Trains change hands with the NdM at face value (${train.price}).",
+                                  rule="train.ndm_face")
+        elif self.must_buy_train(game, rnd, corp) and action.price > corp.cash:
+            cheapest = min(min(self.variants(t).values()) for t in self.depot_trains(game))  # type: ignore[attr-defined]
+            if action.price > cheapest:
+                raise EngineError(f"A forced purchase takes the cheapest train in the bank (${cheapest}).",
+                                  rule="train.forced_cheapest")
+        if train.discarded:
+            train.discarded = False
+        super().buy_train(game, rnd, corp, action, discount)  # type: ignore[misc]
+        if from_depot:
+            rnd.turn.extra["depot_bought"] = True
+        del st
+
+    def after_buy_train(self, game: Game, rnd: Any, corp: Corporation, train: Train, from_depot: bool) -> None:
+        st = game.state
+        mnr = st.companies[MNR]
+        if corp.id == NDM and not mnr.closed:
+            mnr.closed, mnr.owner = True, None
+        firsts: list[str] = st.extra["first_bought"]  # type: ignore[assignment]
+        if not from_depot or train.name in firsts:
+            return
+        firsts.append(train.name)
+        spec = self.train_specs[train.name]  # type: ignore[attr-defined]
+        if spec.get("starts_phase"):
+            st.phase = spec["starts_phase"]
+        for other in self.data.trains:
+            if other.get("rusts_on_first") == train.name:
+                for t in st.trains:
+                    if t.name == other["name"] and t.owner in st.corporations and not t.gone:
+                        t.owner, t.gone = None, True
+            if other.get("obsolete_on_first") == train.name:
+                for t in st.trains:
+                    if t.name == other["name"] and t.owner is not None and not t.gone:
+                        st.extra["obsolete"].append(t.id)  # type: ignore[attr-defined]
+        for event in spec.get("events_on_first_purchase", []) or []:
+            if event == "minors_closed":
+                self.close_minors(game)
+            elif event == "close_companies":
+                for c in st.companies.values():
+                    c.closed, c.owner = True, None
+            elif event == "ndm_merger":
+                self.start_merger(game, shares.president(corp))  # type: ignore[attr-defined]
+
+    def close_minors(self, game: Game) -> None:
+        """Phase 3½: each minor's treasury goes to its major, its train and token leave, and its
+        owner receives the trade-in certificate."""
+        st = game.state
+        players = [p.id for p in st.players]
+        for minor_id, (major_id, cert_id) in MINOR_TRADE_IN.items():
+            minor, major = st.corporations[minor_id], st.corporations[major_id]
+            if minor.closed:
+                continue
+            owner = minor.extra.get("owner")
+            cert = next(c for c in major.certs if c.id == cert_id)
+            if isinstance(owner, str):
+                cert.owner = owner
+                st.extra["reserved"].remove(cert_id)  # type: ignore[attr-defined]
+                shares.update_presidency(major, players, shares.president(major))
+            major.cash += minor.cash
+            minor.cash = 0
+            for key, slots in st.city_tokens.items():
+                st.city_tokens[key] = [None if s == minor_id else s for s in slots]
+            for tok in minor.tokens:
+                tok.hex = None
+            for t in st.trains:
+                if t.owner == minor_id:
+                    t.owner, t.gone = None, True
+            minor.closed, minor.floated = True, False
+            minor.extra["owner"] = None
+            company = st.companies[minor_id]
+            company.closed, company.owner = True, None
+
+    # ------------------------------------------------------------ private companies
+    def purchasable_companies(self, game: Game, rnd: Any, corp: Corporation) -> list[Any]:
+        st = game.state
+        if corp.kind == "minor" or "can_buy_companies" not in self.phase_data(game).get(  # type: ignore[attr-defined]
+                "engine_status_flags", []):
+            return []
+        players = {p.id for p in st.players}
+        return [c for c in st.companies.values()
+                if c.owner in players and not c.closed and c.id not in NOT_FOR_CORPORATIONS]
+
+    def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
+        return (math.ceil(company.value / 2), math.floor(company.value * 3 / 2))
+
+    def company_purchase_refusal(self, game: Game, rnd: Any, corp: Corporation, company: Any) -> str:
+        if company.id in NOT_FOR_CORPORATIONS:
+            return f"{company.id} may never be sold to a company."
+        if game.state.phase == "2":
+            return "Companies may buy private companies only from the first 3 train."
+        return f"{corp.id} cannot buy {company.id} now."
+
+
+class MexOperatingRound(OperatingRound):
+    """The common step machine, interrupted by the NdM merger decisions, the NdM's choice of
+    token, discards over the train limit, bankruptcy and a manual end."""
+
+    def interrupt(self) -> tuple[str, str, list[str]] | None:
+        return self.title.pending_interrupt(self.game)  # type: ignore[no-any-return]
+
+    def current(self) -> tuple[str, str]:
+        pending = self.interrupt()
+        if pending is not None:
+            return (pending[0], pending[1])
+        return super().current()
+
+    def kinds(self) -> list[str]:
+        pending = self.interrupt()
+        if pending is not None:
+            return list(pending[2])
+        return super().kinds()
+
+    def process(self, action: Any) -> None:
+        g, t = self.game, self.title
+        if action.type == "end_game":
+            t.end_game(g, "manually_ended")
+            return
+        if action.type == "bankrupt":
+            pres = shares.president(self.corp())
+            if str(action.entity) != self.corp().id or pres is None:
+                raise EngineError("Only the operating company's president may declare bankruptcy.",
+                                  rule="bankrupt.who")
+            t.declare_bankruptcy(g, pres)
+            return
+        pending = self.interrupt()
+        if pending is not None:
+            t.process_interrupt(g, self, action, pending)
+            t.check_end_trigger(g)
+            if self.turn.step < len(self.steps):
+                self._settle()
+            return
+        super().process(action)
+        t.check_end_trigger(g)

@@ -1,0 +1,278 @@
+"""18MEX (Mark Derrick): the title's hooks over the common rules. Facts are in the JSON files
+beside this module; where the bot follows the 18xx.games logs rather than the printed rules
+is listed in RULES.md. Operating-round hooks are in operating.py, the NdM merger in merger.py.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from engine.core import market as mk
+from engine.core import shares
+from engine.errors import EngineError
+from engine.state import IPO, MARKET, Cert, Corporation
+from engine.title import Title
+from engine.titles.t18mex.auction import WaterfallAuction
+from engine.titles.t18mex.merger import MergerRules
+from engine.titles.t18mex.operating import MINOR_TRAINS, NDM, MexOperatingRules
+
+if TYPE_CHECKING:
+    from engine.flow.base import Round
+    from engine.game import Game
+
+# trade-in certificates, handed out later: minors A/B (NdM 5%), C (UdY 10%), the merger (NdM 10%)
+RESERVED = ("NdM_7", "NdM_8", "UdY_8", "NdM_9")
+MINOR_FLAT_PAY = 15  # all-pass round of an unfinished auction: each floated minor and its owner
+
+
+class Title18MEX(MexOperatingRules, MergerRules, Title):
+    name = "18MEX"
+
+    # ------------------------------------------------------------ setup
+    def setup(self, game: Game) -> Any:
+        st = super().setup(game)
+        for minor_id, train_id in MINOR_TRAINS.items():
+            minor = st.corporations[minor_id]
+            minor.extra["owner"] = None
+            train = next(t for t in st.trains if t.id == train_id)
+            train.owner, train.sellable = minor_id, False
+            assert minor.home is not None
+            hex_name, city = minor.home
+            slots = [minor_id] + [None] * (self._printed_slots(hex_name, city) - 1)
+            st.city_tokens[(hex_name, city)] = slots
+            minor.tokens[0].hex, minor.tokens[0].city, minor.tokens[0].slot = hex_name, city, 0
+        st.extra.update(
+            reserved=list(RESERVED), cert_limit_adjust=0, sr_started=False, end_trigger=None,
+            obsolete=[], merge_candidates=[], merge_trigger=None, cities_to_select=[],
+            merged=None, ors_in_set=1, first_bought=[],
+        )
+        return st
+
+    def _printed_slots(self, hex_name: str, city: int) -> int:
+        return int(self.data.hexes[hex_name].geometry.cities[city].slots)
+
+    # ------------------------------------------------------------ flow
+    def first_round(self, game: Game) -> Round:
+        return WaterfallAuction(game)
+
+    def next_round(self, game: Game, finished: Round) -> Round | None:
+        st = game.state
+        if st.finished:
+            return None
+        if finished.kind == "auction":
+            return self.stock_round(game)
+        if finished.kind == "stock":
+            st.extra["ors_in_set"] = int(self.phase_data(game)["operating_rounds_per_set"])
+            return self.operating_round(game, 1)
+        trigger = st.extra["end_trigger"]
+        if trigger is not None:
+            st.end_reason = str(trigger)
+            return None
+        rnd: Any = finished
+        if rnd.round_num < int(st.extra["ors_in_set"]):  # type: ignore[call-overload]
+            return self.operating_round(game, rnd.round_num + 1)
+        return self.stock_round(game)
+
+    def check_end_trigger(self, game: Game) -> None:
+        """The bank broken or a price at $200 ends the game after the current (next) OR."""
+        st = game.state
+        if st.extra["end_trigger"] is not None:
+            return
+        if st.bank.cash < 0:
+            st.extra["end_trigger"] = "bank"
+        elif any(c.cell is not None and "endgame" in self.market.types(c.cell)
+                 for c in st.corporations.values() if not c.closed):
+            st.extra["end_trigger"] = "stock_market"
+
+    def end_game(self, game: Game, reason: str) -> None:
+        game.state.finished = True
+        game.state.end_reason = reason
+
+    def auction_pass_round(self, game: Game) -> None:
+        """Everyone passed after something was sold: privates pay; floated minors get a flat sum."""
+        st = game.state
+        self.pay_companies(game)
+        if st.extra["sr_started"]:
+            return
+        for minor in self.minors(game):
+            owner = minor.extra.get("owner")
+            if minor.floated and isinstance(owner, str):
+                st.player(owner).cash += MINOR_FLAT_PAY
+                minor.cash += MINOR_FLAT_PAY
+                st.bank.cash -= 2 * MINOR_FLAT_PAY
+
+    def after_auction_buy(self, game: Game, pid: str, company: Any) -> str | None:
+        """A minor's certificate floats the minor; MIR brings CHI_1; MNR the NdM presidency."""
+        st = game.state
+        if company.id in MINOR_TRAINS:
+            minor = st.corporations[company.id]
+            minor.extra["owner"] = pid
+            minor.floated = True
+            return None
+        for ability in [(company.id, self._company_share(company.id))]:
+            cert_id = ability[1]
+            if cert_id is None:
+                continue
+            corp = st.corporations[cert_id.rsplit("_", 1)[0]]
+            cert = next(c for c in corp.certs if c.id == cert_id)
+            cert.owner = pid
+            if cert.president:
+                return corp.id
+        return None
+
+    def _company_share(self, company_id: str) -> str | None:
+        for c in self.data.companies:
+            ab = c.get("ability") or {}
+            if c["id"] == company_id and ab.get("share"):
+                return str(ab["share"])
+        return None
+
+    def par_from_private(self, game: Game, pid: str, corp_id: str, cell_id: str) -> None:
+        from engine.flow.stock import par_place
+
+        corp = game.state.corporations[corp_id]
+        try:
+            cell = self.market.parse_cell_id(cell_id)
+        except KeyError:
+            cell = None
+        if cell is None or cell_id not in self.market.par_cells:
+            vals = ", ".join(f"${self.market.price(c)}" for c in self.market.par_cells.values())
+            raise EngineError(f"{cell_id.split(',')[0]} is not a par value for {corp_id} (choose {vals}).",
+                              rule="stock.par")
+        par_place(game, corp, cell)
+
+    def minors(self, game: Game) -> list[Corporation]:
+        return [c for c in game.state.corporations.values() if c.kind == "minor"]
+
+    # ------------------------------------------------------------ certificates
+    def cert_limit(self, game: Game) -> int:
+        return super().cert_limit(game) + int(game.state.extra["cert_limit_adjust"])  # type: ignore[call-overload]
+
+    def cert_counts(self, corp: Corporation, cert: Cert) -> bool:
+        return not (corp.id == NDM and cert.percent == 5)
+
+    def ndm_unavailable(self, game: Game) -> bool:
+        return "ndm_unavailable" in self.phase_data(game).get("engine_status_flags", [])
+
+    def on_stock_round_start(self, game: Game, rnd: Any) -> None:
+        game.state.extra["sr_started"] = True
+
+    def extra_buy_error(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert) -> str | None:
+        if corp.id == NDM and self.ndm_unavailable(game):
+            return "NdM shares may not be bought or sold before phase 3½ (the first 3' train)."
+        if cert.id in game.state.extra["reserved"] and cert.owner == IPO:  # type: ignore[operator]
+            return f"{cert.id} is a reserved trade-in certificate and cannot be bought."
+        return None
+
+    def sell_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
+        if corp.id == NDM and self.ndm_unavailable(game):
+            return "NdM shares may not be bought or sold before phase 3½ (the first 3' train)."
+        return None
+
+    def par_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
+        if corp.id == NDM and not corp.ipoed:
+            return "The NdM is started by the buyer of the Mexican National, not in a stock round."
+        return None
+
+    def do_buy_cert(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert,
+                    price: int, action: Any) -> None:
+        swap = getattr(action, "swap", None)
+        if swap:
+            five = next((c for c in corp.certs if c.id == swap), None)
+            if corp.id != NDM or five is None or five.owner != pid or five.percent != 5 or cert.owner != MARKET:
+                raise EngineError("Only a 5% NdM certificate may be handed in, for a 10% NdM share "
+                                  "from the market.", rule="stock.swap")
+            five.owner = MARKET
+            price = math.ceil(price / 2)
+        super().do_buy_cert(game, rnd, pid, corp, cert, price, action)
+
+    def player_value(self, game: Game, player: Any) -> int:
+        st = game.state
+        value = player.cash
+        for corp in st.corporations.values():
+            if corp.closed or corp.cell is None:
+                continue
+            price = self.share_price(corp)
+            value += sum(math.ceil(price * c.percent / 10) for c in corp.certs if c.owner == player.id)
+        value += sum(c.value for c in st.companies.values() if c.owner == player.id and not c.closed)
+        return value
+
+    def end_of_stock_round(self, game: Game, rnd: Any) -> None:
+        super().end_of_stock_round(game, rnd)
+        self.check_end_trigger(game)
+
+    def tradeable_companies(self, game: Game, rnd: Any, pid: str) -> list[Any]:
+        """Until phase 5 a player may buy a private from another player in a stock turn."""
+        st = game.state
+        if (rnd.turn_state.bought or st.player(pid).cash <= 0 or "can_buy_companies_from_other_players"
+                not in self.phase_data(game).get("engine_status_flags", [])):
+            return []
+        players = {p.id for p in st.players} - {pid}
+        return [c for c in st.companies.values() if c.owner in players and not c.closed
+                and c.id not in ("A", "B", "C", "MNR")]
+
+    def extra_stock_kinds(self, game: Game, rnd: Any, pid: str) -> list[str]:
+        return ["buy_company"] if self.tradeable_companies(game, rnd, pid) else []
+
+    def process_stock_extra(self, game: Game, rnd: Any, action: Any) -> bool:
+        if action.type == "end_game":
+            self.end_game(game, "manually_ended")
+            rnd.finished = True
+            return True
+        if action.type != "buy_company":
+            return False
+        pid = str(action.entity)
+        company = game.state.companies.get(action.company)
+        if company is None or company not in self.tradeable_companies(game, rnd, pid):
+            raise EngineError(f"You cannot buy {action.company} from another player now.", rule="stock.buy_company")
+        if not 1 <= action.price <= game.state.player(pid).cash:
+            raise EngineError(f"Pay between $1 and your cash for {company.id}.", rule="stock.buy_company")
+        seller = game.state.player(str(company.owner))
+        game.state.player(pid).cash -= action.price
+        seller.cash += action.price
+        company.owner = pid
+        rnd.turn_state.bought = True
+        return True
+
+    def operating_round(self, game: Game, round_num: int) -> Round:
+        from engine.titles.t18mex.operating import MexOperatingRound
+
+        return MexOperatingRound(game, round_num)
+
+    # ------------------------------------------------------------ bankruptcy
+    def declare_bankruptcy(self, game: Game, pid: str) -> None:
+        """Sell the player's largest sellable bundle of each corporation until none is left; his
+        cash goes to the bank and the game ends at once."""
+        from engine.flow.stock import sell_certs
+
+        st = game.state
+        player = st.player(pid)
+        for corp in list(st.corporations.values()):
+            if corp.kind != "corporation" or corp.cell is None:
+                continue
+            while True:
+                bundle = self._largest_bundle(game, corp, pid)
+                if not bundle:
+                    break
+                sell_certs(game, corp, pid, bundle, sum(c.percent for c in bundle))
+        st.bank.cash += player.cash
+        player.cash = 0
+        player.bankrupt = True
+        self.end_game(game, "bankrupt")
+
+    def _largest_bundle(self, game: Game, corp: Corporation, pid: str) -> list[Cert]:
+        held = [c for c in corp.certs if c.owner == pid and not c.president]
+        room = self.pool_limit() - shares.percent(corp, MARKET)
+        fives = [c for c in held if c.percent == 5]
+        tens = sorted((c for c in held if c.percent != 5), key=lambda c: c.id)
+        n = min(len(tens), room // 10)
+        if n:
+            return tens[:n]
+        if fives and room >= 5:
+            return fives[:1]
+        return []
+
+    def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
+        if corp.cell is not None:
+            mk.move(game.state, corp, self.market.down(corp.cell, pct // 10))
