@@ -46,16 +46,18 @@ def fake_script(moves: int) -> tuple[list[str], list[Step]]:
 
 
 def real_script(moves: int) -> tuple[list[str], list[Step]]:
+    """The fixture's moves in effect (undone moves and undo/redo left out), as commands."""
+    from engine import dump_action
+    from engine.game import effective_actions
     from engine.io.export18xx import import_game
     from tests.bot.test_fixture_game import command_for
 
     data = json.loads(FIXTURE.read_text())
-    log = [a for a in import_game(data).export_actions() if a["type"] != "message"]
+    game = import_game(data)
+    log = [dump_action(a) for a in effective_actions(game.log) if a.type != "message"]
     players = [str(p["id"]) for p in data["players"]]
     steps: list[Step] = []
     for a in log[:moves]:
-        if a["type"] in ("undo", "redo"):
-            break  # keep the script linear: stop before the first undo
         name, options = command_for(a)
         who = str(a["entity"]) if a.get("entity_type") == "player" else ""
         steps.append((who, name, options))

@@ -53,6 +53,10 @@ def ctx_of(interaction: discord.Interaction[Any]) -> Ctx:
             thread = await channel.create_thread(
                 name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
             )
+            await thread.send(
+                f"{name}. Use /join here; the creator starts the game with /start.",
+                allowed_mentions=NO_PINGS,
+            )
             return thread.id
         raise BotError("Create games in a server text channel: each game gets its own thread.")
 
@@ -78,7 +82,13 @@ def _view(reply: Reply) -> discord.ui.View | None:
 
 async def respond(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Send a Reply as the interaction's answer (or followup if it was deferred)."""
-    files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in reply.attachments]
+    limit = interaction.filesize_limit
+    fitting = [a for a in reply.attachments if len(a.data) <= limit]
+    if len(fitting) < len(reply.attachments):
+        log.warning(
+            "dropped %d attachment(s) over %d bytes", len(reply.attachments) - len(fitting), limit
+        )
+    files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in fitting]
     mentions = discord.AllowedMentions(
         everyone=False,
         roles=False,

@@ -11,6 +11,8 @@ async def test_create_join_start(env: Env) -> None:
     assert "Created 18MS game #1" in sent.content and not sent.ephemeral
     assert any(p[0] == "POST" and p[1].endswith("/threads") for p in fake.calls)
     thread = max(c for c, d in fake.channels.items() if d["type"] == 11)
+    welcome = [m for m in fake.sent if m.kind == "channel" and m.channel_id == thread]
+    assert welcome and "/join" in welcome[0].content and welcome[0].mentions["parse"] == []
     sent = await env.cmd(env.bob, thread, "join")
     assert "Bob" in sent.content
     sent = await env.cmd(env.bob, thread, "start")
