@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.bot.conftest import Env
+from tests.bot.fake_discord import APP_ID
 
 
 async def _log_types(env: Env, game_id: int) -> list[str]:
@@ -128,3 +131,20 @@ async def test_abandon_permissions(env: Env) -> None:
     assert "abandoned" in sent.content and not sent.ephemeral
     sent = await env.cmd(env.alice, thread, "pass")
     assert sent.ephemeral and "abandoned" in sent.content
+
+
+async def test_slow_commands_are_deferred(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.cogs._base as base
+
+    thread = await env.new_game(env.alice, env.bob)
+    monkeypatch.setattr(base, "DEFER_AFTER", 0.0)
+    sent = await env.cmd(env.alice, thread, "lay", hex="E12", tile="57-0", rotation="1")
+    replies = env.fake.pending[max(env.fake.pending)].replies
+    assert [r.callback_type for r in replies] == [5, None]  # defer, then the followup
+    assert sent.kind == "followup" and "lays tile 57" in sent.content and sent.files
+    sent = await env.cmd(env.bob, thread, "bid", company="BS", price="1")
+    assert sent.kind == "followup" and sent.ephemeral and "at least $20" in sent.content
+    assert (
+        "DELETE",
+        f"/webhooks/{APP_ID}/tok{max(env.fake.pending)}/messages/@original",
+    ) in env.fake.calls
