@@ -257,6 +257,10 @@ class Title(OperatingRules):
         shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
         self.float_check(game, corp)
 
+    def sale_proceeds(self, corp: Corporation, price: int, pct: int) -> int:
+        """What the seller of `pct` percent at `price` a share receives."""
+        return price * pct // 10
+
     def after_sell(self, game: Game, corp: Corporation, pct: int) -> None:
         pass
 

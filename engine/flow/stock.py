@@ -388,7 +388,7 @@ def sell_certs(game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: 
             remaining -= c.percent
     if remaining:
         raise EngineError(f"You cannot sell exactly {pct}% of {corp.id}.", rule="stock.sell")
-    amount = price * pct // 10
+    amount = t.sale_proceeds(corp, price, pct)
     st.player(pid).cash += amount
     st.bank.cash -= amount
     t.move_on_sale(game, corp, pct)

@@ -63,9 +63,8 @@ class MergerRules:
             self._select_city(game, str(action.target))
         else:
             self._discard(game, st.corporations[who], action.train)
-        if rnd.corp().closed:  # the operating company itself merged away
-            rnd.done.append(rnd.corp().id)
-            rnd._next_entity()
+        if rnd.corp().closed:  # the operating company itself merged away: its turn ends
+            rnd.turn.step = len(rnd.steps)
 
     # ------------------------------------------------------------ the merger
     def start_merger(self, game: Game, trigger: str | None) -> None:

@@ -65,8 +65,14 @@ class MexOperatingRules:
         return lay  # type: ignore[no-any-return]
 
     def track_abilities_block(self, game: Game, rnd: Any, corp: Corporation) -> bool:
+        """The track step stays open while the company owns the KCMO, or could buy it now."""
         kcmo = game.state.companies[KCMO]
-        return kcmo.owner == corp.id and not kcmo.closed
+        if kcmo.closed:
+            return False
+        if kcmo.owner == corp.id:
+            return True
+        return (kcmo in self.purchasable_companies(game, rnd, corp)
+                and self.company_price_range(game, kcmo)[0] <= corp.cash)
 
     def terrain_cost(self, game: Game, corp: Corporation, hex_name: str) -> int:
         placed = game.state.tiles.get(hex_name)
@@ -335,6 +341,10 @@ class MexOperatingRound(OperatingRound):
     def interrupt(self) -> tuple[str, str, list[str]] | None:
         return self.title.pending_interrupt(self.game)  # type: ignore[no-any-return]
 
+    def _settle(self) -> None:
+        if self.interrupt() is None:  # the turn (and the round) waits for the interruption
+            super()._settle()
+
     def current(self) -> tuple[str, str]:
         pending = self.interrupt()
         if pending is not None:
@@ -363,8 +373,7 @@ class MexOperatingRound(OperatingRound):
         if pending is not None:
             t.process_interrupt(g, self, action, pending)
             t.check_end_trigger(g)
-            if self.turn.step < len(self.steps):
-                self._settle()
+            self._settle()
             return
         super().process(action)
         t.check_end_trigger(g)

@@ -273,6 +273,9 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             return fives[:1]
         return []
 
+    def sale_proceeds(self, corp: Corporation, price: int, pct: int) -> int:
+        return math.ceil(price * pct / 10)  # a 5% NdM certificate fetches half a share, rounded up
+
     def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
         if corp.cell is not None:
             mk.move(game.state, corp, self.market.down(corp.cell, pct // 10))
