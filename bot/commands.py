@@ -284,8 +284,11 @@ class Commands:
         legal = await self.service.legal_for(ctx.channel_id, ctx.who.user_id)
         if legal is None:
             return Reply("You have nothing to do right now.", ephemeral=True)
-        kinds = ", ".join(moves.kinds(legal)) or "nothing"
-        lines = [f"{getattr(legal, 'entity', '?')} may: {kinds}"]
+        kinds = ", ".join(k.replace("_", " ") for k in moves.kinds(legal)) or "nothing"
+        entity = str(getattr(legal, "entity", "?"))
+        record = await self.service.game_record(game_id)
+        player = record.player_by_engine_id(entity)
+        lines = [f"{player.name if player else entity} may: {kinds}"]
         for spec in MOVES:
             for p in spec.params:
                 if p.autocomplete:

@@ -150,7 +150,7 @@ class LocalSession:
             for p in record.players:
                 self.names.setdefault(p.user_id, p.name)
         text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), reply.text)
-        text = _CHANNEL.sub("this game", text)
+        text = _CHANNEL.sub("a new thread", text)
         text = text.replace("**", "")
         lines = [("(only you) " if reply.ephemeral else "") + text]
         if reply.attachments:
