@@ -148,3 +148,12 @@ async def test_slow_commands_are_deferred(env: Env, monkeypatch: pytest.MonkeyPa
         "DELETE",
         f"/webhooks/{APP_ID}/tok{max(env.fake.pending)}/messages/@original",
     ) in env.fake.calls
+
+
+async def test_legal_lists_what_the_engine_allows(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob)
+    sent = await env.cmd(env.alice, thread, "legal")
+    assert sent.ephemeral and sent.content.startswith("Alice may: bid, lay tile, pass")
+    assert "hex: E12, F13" in sent.content
+    sent = await env.cmd(env.bob, thread, "legal")
+    assert "nothing to do" in sent.content
