@@ -1,0 +1,69 @@
+"""1870 price protection: a sale waits in a queue; once the seller's turn is over, the player
+who was president just before each sale may buy the whole bundle back at the old price (the price
+then does not move) or decline (the price drops, see market.drop_for_sale)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import shares
+from engine.errors import EngineError
+from engine.state import MARKET
+from engine.titles.t1870 import market as zones
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def queue(game: Game) -> list[dict[str, Any]]:
+    return game.state.extra["sell_queue"]  # type: ignore[return-value]
+
+
+def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -> str | None:
+    """Why the president before the sale may not protect it (None = he may)."""
+    st, t = game.state, game.title
+    pid = sale["president"]
+    corp = st.corporations[sale["corp"]]
+    if pid is None or pid == sale["seller"] and "can_protect_if_sold" not in t.options:
+        if pid is None:
+            return f"{corp.id} had no president to protect the sale."
+    if corp.id in sold_this_round and not ("can_protect_if_sold" in t.options and pid != sale["seller"]):
+        return f"You sold {corp.id} this round, so you may not price-protect it."
+    price = t.share_price(corp) * sale["pct"] // 10
+    if st.player(pid).cash < price:
+        return f"Price protection of {sale['pct']}% of {corp.id} costs ${price}; you have ${st.player(pid).cash}."
+    if t.counts_for_cert_limit(game, corp):
+        n = t.cert_count(game, pid) + sale["pct"] // 10
+        if n > t.cert_limit(game):
+            return (f"Price protection would take you over the certificate limit ({t.cert_limit(game)}); "
+                    "you may not sell to make room.")
+    return None
+
+
+def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) -> None:
+    st, t = game.state, game.title
+    corp = st.corporations[sale["corp"]]
+    price = t.share_price(corp)
+    pool = [c for c in corp.certs if c.owner == MARKET and not c.president]
+    wanted = [c for c in pool if c.id in share_ids]
+    rest = [c for c in pool if c not in wanted]
+    need = sale["pct"]
+    for c in wanted + rest:
+        if need <= 0:
+            break
+        if c.percent <= need:
+            c.owner = pid
+            need -= c.percent
+    if need:
+        raise EngineError(f"The {sale['pct']}% of {corp.id} sold is no longer in the market.",
+                          rule="protection.bundle")
+    cost = price * sale["pct"] // 10
+    st.player(pid).cash -= cost
+    st.bank.cash += cost
+    shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
+
+
+def decline(game: Game, sale: dict[str, Any]) -> None:
+    corp = game.state.corporations[sale["corp"]]
+    if corp.cell is not None and not corp.closed:
+        zones.drop_for_sale(game, corp, sale["pct"] // 10)

@@ -1,0 +1,503 @@
+"""1870's rounds: the private auction, the stock round (price protection, redemption, reissue,
+brown-zone buying) and the operating round (connection runs, protection, discards, bankruptcy)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import market as mk
+from engine.core import shares
+from engine.errors import EngineError
+from engine.flow.auction import WaterfallAuction
+from engine.flow.operating import OperatingRound, TurnState
+from engine.flow.stock import StockRound, Turn, par_place, sell_certs
+from engine.state import IPO, MARKET, Corporation
+from engine.titles.t1870 import market as zones
+from engine.titles.t1870 import protection
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+SHARE_COMPANIES = {"SLSF": "SLSF_0", "MKT": "MKT_1"}  # private -> the certificate it brings
+REISSUE_MIN = 68
+
+
+def end_manually(game: Game) -> None:
+    game.state.finished = True
+    game.state.end_reason = "manually_ended"
+
+
+def _cert(corp: Corporation, cert_id: str) -> Any:
+    return next(c for c in corp.certs if c.id == cert_id)
+
+
+# ================================================================ auction
+class Auction1870(WaterfallAuction):
+    """The waterfall auction; the SLSF buyer sets its par at once, the MKT buyer gets a share."""
+
+    def after_buy(self, pid: str, item: str, price: int) -> None:
+        st = self.game.state
+        if item in SHARE_COMPANIES:
+            cert_id = SHARE_COMPANIES[item]
+            corp = st.corporations[cert_id.rsplit("_", 1)[0]]
+            _cert(corp, cert_id).owner = pid
+            if _cert(corp, cert_id).president:
+                self.pending_par.append((pid, corp.id))
+
+    def process_par(self, pid: str, action: Any) -> None:
+        g = self.game
+        corp_id = self.pending_par[0][1]
+        if action.corporation != corp_id:
+            raise EngineError(f"Choose a par value for {corp_id} first.", rule="auction.par")
+        t = g.title
+        if action.share_price not in t.market.par_cells:
+            vals = ", ".join(f"${t.market.price(c)}" for c in t.market.par_cells.values())
+            raise EngineError(f"{corp_id}'s par must be one of {vals}.", rule="auction.par")
+        corp = g.state.corporations[corp_id]
+        par_place(g, corp, t.market.parse_cell_id(action.share_price))
+        t.float_check(g, corp)
+        g.state.companies[corp_id].closed = True
+
+    def process(self, action: Any) -> None:
+        self.game.title.note_logged_checks(action)
+        if action.type == "end_game":
+            end_manually(self.game)
+            return
+        super().process(action)
+
+
+# ================================================================ stock round
+class StockRound1870(StockRound):
+    def __init__(self, game: Game) -> None:
+        self.protect_mode = False
+        self.resume_protector = False
+        self.multi_corp: str | None = None
+        self.corp_acted = False
+        self.redeemed: set[str] = set()
+        self.redeem_cash = {c.id: c.cash for c in game.state.corporations.values()}
+        super().__init__(game)
+
+    def queue(self) -> list[dict[str, Any]]:
+        return protection.queue(self.game)
+
+    def in_protection(self) -> bool:
+        return self.protect_mode and bool(self.queue())
+
+    def current(self) -> tuple[str, str]:
+        if self.in_protection():
+            return (str(self.queue()[0]["president"]), "player")
+        return super().current()
+
+    def kinds(self) -> list[str]:
+        if self.in_protection():
+            return ["buy_shares", "pass"]
+        if self.corp_acted:
+            return []
+        return super().kinds()
+
+    # ---- buying and selling rules
+    def buy_error(self, pid: str, corp: Corporation, cert: Any) -> str | None:
+        ts = self.turn_state
+        if (ts.bought and self.multi_corp == corp.id and cert.owner == MARKET
+                and "multiple_buy" in zones.zone(self.game, corp.cell)):
+            ts.bought = False
+            try:
+                return super().buy_error(pid, corp, cert)
+            finally:
+                ts.bought = True
+        if corp.closed:
+            return f"{corp.id} has closed."
+        return super().buy_error(pid, corp, cert)
+
+    def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Any] | None = None) -> str | None:
+        err = super().sell_error(pid, corp, pct, certs)
+        if err:
+            return err
+        if corp.id in self.turn_state.sold_corps:
+            return f"You have already sold {corp.id} this turn: a turn's sales of one corporation form one block."
+        held = shares.percent(corp, pid)
+        if held - pct > 60 and not self.title.may_hold_above_60(self.game, corp):
+            return f"After price protection you hold {held}% of {corp.id}: a sale must bring you back to 60%."
+        return None
+
+    # ---- processing
+    def process(self, action: Any) -> None:
+        g, t = self.game, self.title
+        t.note_logged_checks(action)
+        if action.type == "end_game":
+            end_manually(g)
+            return
+        if self.in_protection():
+            self._protection(action)
+            return
+        if action.entity_type == "corporation":
+            self._corporate(action)
+            return
+        super().process(action)
+
+    def _do_sell_shares(self, pid: str, action: Any) -> None:
+        cert_id = action.shares[0] if action.shares else ""
+        corp = self.game.state.corporations.get(cert_id.rsplit("_", 1)[0])
+        self.title._sale_context = (pid, shares.president(corp) if corp else None)
+        super()._do_sell_shares(pid, action)
+
+    def _do_buy_shares(self, pid: str, action: Any) -> None:
+        cert = self._find_cert(action.shares[0], want_owner=(IPO, MARKET)) if action.shares else None
+        source = cert.owner if cert else None
+        super()._do_buy_shares(pid, action)
+        if cert is not None:
+            corp = self.game.state.corporations[cert.corp]
+            brown = "multiple_buy" in zones.zone(self.game, corp.cell)
+            self.multi_corp = corp.id if (brown and source == MARKET) else None
+
+    def _end_turn(self, passed: bool) -> None:
+        if not passed:
+            self.passes = 0
+        self.turn_state = Turn()
+        self.multi_corp = None
+        self.corp_acted = False
+        if self.queue():
+            self.protect_mode = True
+            self.resume_protector = False
+            self._skip_unprotectable()
+            if self.queue():
+                return
+            self.protect_mode = False
+        self._next_player()
+
+    # ---- price protection
+    def _sold(self, pid: str) -> set[str]:
+        return self.sold_this_round.get(pid, set())
+
+    def _skip_unprotectable(self) -> None:
+        q = self.queue()
+        while q and protection.protect_error(self.game, q[0], self._sold(str(q[0]["president"]))):
+            protection.decline(self.game, q.pop(0))
+
+    def _protection(self, action: Any) -> None:
+        g = self.game
+        sale = self.queue()[0]
+        pid = str(action.entity)
+        if pid != sale["president"]:
+            raise EngineError(f"{g.player_name(str(sale['president']))} must first decide whether to "
+                              f"price-protect {sale['corp']}.", rule="protection.turn")
+        if action.type == "buy_shares":
+            err = protection.protect_error(g, sale, self._sold(pid))
+            if err:
+                raise EngineError(err, rule="protection.refused")
+            protection.protect(g, sale, pid, list(action.shares))
+            self.queue().pop(0)
+            # the protection is that player's action: play goes on from him
+            self.index = [p.id for p in g.state.players].index(pid)
+            self.turn_state = Turn(bought=True, acted=True)
+            self.last_actor = self.index
+            self.passes = 0
+            self.resume_protector = True
+        elif action.type == "pass":
+            protection.decline(g, self.queue().pop(0))
+        else:
+            raise EngineError("Price-protect (buy the shares just sold) or pass.", rule="protection.kind")
+        self._skip_unprotectable()
+        if self.queue():
+            return
+        self.protect_mode = False
+        if self.resume_protector:
+            if not [k for k in self.kinds() if k != "pass"]:
+                self._end_turn(passed=False)
+        else:
+            self._next_player()
+
+    # ---- redemption and reissue
+    def _corporate(self, action: Any) -> None:
+        g = self.game
+        st = g.state
+        corp = st.corporations.get(str(action.entity))
+        if corp is None:
+            raise EngineError(f"There is no corporation {action.entity}.", rule="stock.corporation")
+        pid = self.player_id()
+        if shares.president(corp) != pid:
+            raise EngineError(f"Only {corp.id}'s president may act for it, in his own turn.",
+                              rule="stock.corporate_turn")
+        if action.type == "buy_shares":
+            self._redeem(pid, corp, action)
+        elif action.type == "sell_shares":
+            self._reissue(corp)
+        else:
+            raise EngineError(f"{corp.id} may only redeem or reissue shares in a stock round.",
+                              rule="stock.corporate_kind")
+        self.last_actor = self.index
+        self.passes = 0
+        self._end_turn(passed=False)
+
+    def redeem_error(self, pid: str, corp: Corporation) -> str | None:
+        t = self.title
+        if self.turn_state.acted:
+            return "A redemption must be the first and only action of your turn."
+        if corp.operated_turns == 0:
+            return f"{corp.id} has not operated yet, so it may not redeem a share."
+        if len(t.treasury_certs(corp)) >= 4:
+            return f"{corp.id} already holds 4 shares in its treasury."
+        if corp.id in self.redeemed:
+            return f"{corp.id} has already redeemed a share this stock round."
+        price = t.share_price(corp)
+        if price > min(corp.cash, self.redeem_cash.get(corp.id, corp.cash)):
+            return f"{corp.id} cannot pay ${price} for a share."
+        return None
+
+    def _redeem(self, pid: str, corp: Corporation, action: Any) -> None:
+        g, t = self.game, self.title
+        st = g.state
+        err = self.redeem_error(pid, corp)
+        if err:
+            raise EngineError(err, rule="redeem.refused")
+        price = t.share_price(corp)
+        pool = [c for c in corp.certs if c.owner == MARKET]
+        cert = next((c for c in corp.certs if c.id in action.shares), None)
+        if pool:
+            cert = cert if cert in pool else pool[0]
+        else:
+            players = [p.id for p in st.players]
+            held = {p: shares.percent(corp, p) for p in players}
+            top_other = max((v for p, v in held.items() if p != pid), default=0)
+            allowed = [p for p in players if held[p] and not (p == pid and held[p] == top_other)]
+            if cert is None or cert.owner not in allowed or cert.president:
+                raise EngineError(f"{corp.id} may redeem a share from the market, or else an ordinary share "
+                                  "of a player (not the president's if that would change the presidency).",
+                                  rule="redeem.share")
+        seller = cert.owner
+        corp.cash -= price
+        if seller == MARKET:
+            st.bank.cash += price
+        else:
+            st.player(seller).cash += price
+        cert.owner = corp.id
+        self.redeemed.add(corp.id)
+        self.redeem_cash[corp.id] = 0
+
+    def _reissue(self, corp: Corporation) -> None:
+        g, t = self.game, self.title
+        st = g.state
+        held = [c for c in corp.certs if c.owner == corp.id]
+        if not held or any(c.owner == IPO for c in corp.certs):
+            raise EngineError(f"{corp.id} may reissue only when every share in its treasury is a redeemed one.",
+                              rule="reissue.refused")
+        price = t.share_price(corp)
+        cap = 200 if "max_reissue_200" in t.options or "original_rules" in t.options else 10**6
+        top = [p for p in t.market.grid[0] if REISSUE_MIN <= p <= cap and p <= 0.75 * price]
+        new_par = max([*top, corp.par or 0])
+        corp.par = new_par
+        for c in held:
+            c.owner = IPO
+        if corp.id not in st.extra["reissued"]:  # type: ignore[operator]
+            st.extra["reissued"].append(corp.id)  # type: ignore[attr-defined]
+
+
+# ================================================================ operating round
+class OperatingRound1870(OperatingRound):
+    def __init__(self, game: Game, round_num: int) -> None:
+        self.conn_runs: list[str] = []
+        self.conn_stage = "choose"
+        self.conn_revenue = 0
+        self.awaiting_next = False
+        super().__init__(game, round_num)
+
+    def queue(self) -> list[dict[str, Any]]:
+        return protection.queue(self.game)
+
+    def in_protection(self) -> bool:
+        return bool(self.queue()) and self.step_name() == "done" and not self.awaiting_next
+
+    def current(self) -> tuple[str, str]:
+        if self.finished or self.game.state.finished:
+            return ("", "")
+        crowded = self.title.crowded(self.game)
+        if crowded:
+            return (crowded[0].id, "corporation")
+        if self.conn_runs:
+            return (self.conn_runs[0], "corporation")
+        if self.in_protection():
+            return (str(self.queue()[0]["president"]), "player")
+        return super().current()
+
+    def kinds(self) -> list[str]:
+        if self.finished or self.game.state.finished:
+            return []
+        if self.title.crowded(self.game):
+            return ["discard_train"]
+        if self.conn_runs:
+            return {"choose": ["choose"], "route": ["run_routes"], "dividend": ["dividend"]}[self.conn_stage]
+        if self.in_protection():
+            return ["buy_shares", "pass"]
+        return super().kinds()
+
+    # ---- flow
+    def _settle(self) -> None:
+        g, t = self.game, self.title
+        while not self.finished and not g.state.finished:
+            if self.conn_runs or t.crowded(g):
+                return
+            if self.awaiting_next:
+                self.awaiting_next = False
+                self._next_entity()
+                return
+            name = self.step_name()
+            if name == "done":
+                if self.queue():
+                    self._skip_unprotectable()
+                    if self.queue():
+                        return
+                corp = self.corp()
+                t.end_turn(g, self, corp)
+                self.done.append(corp.id)
+                self.awaiting_next = True
+                self._add_runs(t.connection_check(g, self))
+                continue
+            if t.step_kinds(g, self, name):
+                return
+            t.skip_step(g, self, name)
+            self.turn.step += 1
+
+    def _add_runs(self, corps: list[str]) -> None:
+        for c in corps:
+            if c not in self.conn_runs:
+                self.conn_runs.append(c)
+
+    def process(self, action: Any) -> None:
+        g, t = self.game, self.title
+        t.note_logged_checks(action)
+        st = g.state
+        if action.type == "end_game":
+            end_manually(g)
+            return
+        if action.type == "bankrupt":
+            self._bankrupt(action)
+            return
+        if action.type == "discard_train":
+            corp = st.corporations.get(str(action.entity))
+            if corp is None:
+                raise EngineError(f"There is no corporation {action.entity}.", rule="train.discard")
+            t.discard_train(g, corp, action)
+            self._settle()
+            return
+        if action.type == "choose" and not self.conn_runs:
+            corp = st.corporations.get(str(action.entity))
+            if corp is not None and t.destination_hex(corp):  # a connection the log knew about
+                self.conn_runs.append(corp.id)
+        if self.conn_runs:
+            self._connection(action)
+        elif self.in_protection():
+            self._protection(action)
+        else:
+            if action.type == "sell_shares":
+                cid = action.shares[0].rsplit("_", 1)[0] if action.shares else ""
+                target = st.corporations.get(cid)
+                t._sale_context = (str(action.entity), shares.president(target) if target else None)
+            super().process(action)
+        leftover = t.connection_check(g, self) if t._logged_checks else []
+        if leftover:
+            self._add_runs(leftover)
+        self._settle()
+
+    # ---- connection runs
+    def _connection(self, action: Any) -> None:
+        g, t = self.game, self.title
+        corp = g.state.corporations[self.conn_runs[0]]
+        if str(action.entity) != corp.id:
+            raise EngineError(f"{corp.id} must first make its connection run.", rule="connection.turn")
+        want = self.kinds()[0]
+        if action.type != want:
+            raise EngineError(f"{corp.id}'s connection run: {want.replace('_', ' ')} now.",
+                              rule="connection.order")
+        if want == "choose":
+            t.choose_destination(g, corp, action.choice)
+            self.conn_stage = "route"
+        elif want == "run_routes":
+            saved = self.turn
+            self.turn = TurnState()
+            try:
+                t.run_routes(g, self, corp, action)
+                self.conn_revenue = self.turn.revenue
+            finally:
+                self.turn = saved
+            self.conn_stage = "dividend"
+        else:
+            if action.kind not in ("payout", "withhold"):
+                raise EngineError("A connection run's income is paid out in full or withheld, never halved.",
+                                  rule="connection.dividend")
+            revenue = self.conn_revenue
+            if action.kind == "payout":
+                t.pay_holders(g, corp, revenue)
+                if revenue > 0:
+                    zones.move_right(g, corp)
+            else:
+                t.withhold(g, corp, revenue)
+            self.conn_runs.pop(0)
+            self.conn_stage = "choose"
+            self._resort()
+
+    def _resort(self) -> None:
+        """Corporations still to operate this round are re-sorted by their current prices."""
+        st = self.game.state
+        start = self.index + 1
+        waiting = [c for c in self.order[start:] if st.corporations[c].cell is not None]
+        waiting.sort(key=lambda cid: mk.order_key(st, self.title.market, st.corporations[cid]))
+        self.order[start:] = waiting
+
+    # ---- price protection (sales to fund a forced train purchase)
+    def _skip_unprotectable(self) -> None:
+        q = self.queue()
+        while q and protection.protect_error(self.game, q[0], set()):
+            protection.decline(self.game, q.pop(0))
+            self._resort()
+
+    def _protection(self, action: Any) -> None:
+        g = self.game
+        sale = self.queue()[0]
+        pid = str(action.entity)
+        if pid != sale["president"]:
+            raise EngineError(f"{g.player_name(str(sale['president']))} must first decide whether to "
+                              f"price-protect {sale['corp']}.", rule="protection.turn")
+        if action.type == "buy_shares":
+            err = protection.protect_error(g, sale, set())
+            if err:
+                raise EngineError(err, rule="protection.refused")
+            protection.protect(g, sale, pid, list(action.shares))
+            self.queue().pop(0)
+        elif action.type == "pass":
+            protection.decline(g, self.queue().pop(0))
+            self._resort()
+        else:
+            raise EngineError("Price-protect (buy the shares just sold) or pass.", rule="protection.kind")
+
+    # ---- bankruptcy
+    def _bankrupt(self, action: Any) -> None:
+        g, t = self.game, self.title
+        st = g.state
+        corp = st.corporations.get(str(action.entity))
+        pid = shares.president(corp) if corp else None
+        if corp is None or pid is None:
+            raise EngineError("Only a corporation's president may declare bankruptcy for it.",
+                              rule="bankrupt.who")
+        if not t.must_buy_train(g, self, corp):
+            raise EngineError(f"{corp.id} is not forced to buy a train, so its president cannot go bankrupt.",
+                              rule="bankrupt.not_forced")
+        player = st.player(pid)
+        for other in st.corporations.values():
+            held = shares.percent(other, pid)
+            if not held or other.closed or other.cell is None:
+                continue
+            room = t.pool_limit() - shares.percent(other, MARKET)
+            pct = min(held, room) // 10 * 10
+            pres = shares.president_cert(other)
+            if pres.owner == pid:
+                others = max((shares.percent(other, p.id) for p in st.players if p.id != pid), default=0)
+                if others < pres.percent:
+                    pct = min(pct, held - pres.percent)
+            if pct > 0:
+                t._sale_context = (pid, shares.president(other))
+                sell_certs(g, other, pid, [], pct)
+        st.bank.cash += player.cash
+        player.cash = 0
+        player.bankrupt = True
+        st.finished = True
+        st.end_reason = "bankrupt"

@@ -1,0 +1,640 @@
+"""1870 (Bill Dixon): the title's hooks over the common rules. Facts are in the JSON files beside
+this module; the round classes are in rounds.py; the rule choices that follow the 18xx.games logs
+are in RULES.md."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from engine.core import market as mk
+from engine.core import shares, tiles
+from engine.errors import EngineError
+from engine.routes.types import Board, NodeRef, RouteRules
+from engine.state import IPO, MARKET, Corporation, Player, State, Token, Train
+from engine.title import Title
+from engine.titles.t1870 import market as zones
+
+if TYPE_CHECKING:
+    from engine.flow.base import Round
+    from engine.flow.operating import OperatingRound
+    from engine.game import Game
+
+RIVER_COMPANY, CATTLE, PORT = "MRBC", "SCC", "GSC"
+RIVER_CORPS = ("MP", "SSW")
+NO_BUY_COMPANIES = ("SLSF",)
+DESTINATION_TOKEN_COST = 100
+
+
+class Title1870(Title):
+    name = "1870"
+    dividend_kinds = ("payout", "half", "withhold")
+    market_shares_pay_corporation = False
+
+    # ------------------------------------------------------------ setup
+    def setup(self, game: Game) -> State:
+        data = self.data
+        unlimited = [t for t in data.trains if "ids" in t and "ids" not in t["ids"]]
+        for t in unlimited:  # the 12-train: one card per id, as many as the bank will sell
+            t["ids"]["ids"] = [f"{t['name']}-{i}" for i in range(int(t.get("max_count", 12)))]
+        st = super().setup(game)
+        for corp in st.corporations.values():
+            spec = next(c for c in data.corporations if c["id"] == corp.id)
+            corp.extra["destination"] = spec["destination"]["hex"]  # marker still on the map
+        st.extra.update(
+            sell_queue=[],  # [{corp, pct, certs, president, seller}] awaiting price protection
+            reissued=[],
+            assignments={},  # company -> {"hex", "corp", "closed"}
+            river_max=40,
+            ors_in_set=1,
+            bank_broken=False,
+        )
+        self._logged_checks: list[list[str]] | None = None
+        return st
+
+    def first_round(self, game: Game) -> Round:
+        from engine.titles.t1870.rounds import Auction1870
+
+        return Auction1870(game)
+
+    def stock_round(self, game: Game) -> Round:
+        from engine.titles.t1870.rounds import StockRound1870
+
+        return StockRound1870(game)
+
+    def operating_round(self, game: Game, round_num: int) -> Round:
+        from engine.titles.t1870.rounds import OperatingRound1870
+
+        return OperatingRound1870(game, round_num)
+
+    def next_round(self, game: Game, finished: Round) -> Round | None:
+        st = game.state
+        if st.finished:
+            return None
+        if finished.kind in ("auction", "draft"):
+            return self.stock_round(game)
+        if finished.kind == "stock":
+            st.extra["ors_in_set"] = int(self.phase_data(game)["operating_rounds_per_set"])
+            return self.operating_round(game, 1)
+        rnd: OperatingRound = finished  # type: ignore[assignment]
+        last = rnd.round_num >= int(st.extra["ors_in_set"])  # type: ignore[call-overload]
+        if last and st.extra["bank_broken"]:
+            st.end_reason = "bank"
+            return None
+        if not last:
+            return self.operating_round(game, rnd.round_num + 1)
+        return self.stock_round(game)
+
+    # ------------------------------------------------------------ bank
+    def bank_pays(self, game: Game, amount: int) -> None:
+        """Money out of the bank; paying more than it holds breaks it (the payment still happens)."""
+        st = game.state
+        if amount > st.bank.cash:
+            st.extra["bank_broken"] = True
+        st.bank.cash -= amount
+
+    # ------------------------------------------------------------ certificates and limits
+    def corporations_left(self, game: Game) -> int:
+        return sum(1 for c in game.state.corporations.values() if not c.closed)
+
+    def cert_limit(self, game: Game) -> int:
+        table = self.data.meta["cert_limit"][str(len(game.players))]
+        left = self.corporations_left(game)
+        keys = sorted(int(k) for k in table)
+        key = next((k for k in keys if k >= left), keys[-1])
+        key = max(key, keys[0])
+        return int(table[str(key)])
+
+    def counts_for_cert_limit(self, game: Game, corp: Corporation) -> bool:
+        if corp.closed:
+            return False
+        if corp.cell is not None and any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
+            return False
+        # a sale waiting for price protection that would take the price into a free zone
+        for sale in game.state.extra["sell_queue"]:  # type: ignore[attr-defined]
+            if sale["corp"] == corp.id:
+                cell = zones.drop_cell(game, corp, sale["pct"] // 10)
+                if any(z in zones.NO_LIMIT for z in zones.zone(game, cell)):
+                    return False
+        return True
+
+    def cert_counts(self, corp: Corporation, cert: Any) -> bool:
+        return True
+
+    def may_hold_above_60(self, game: Game, corp: Corporation) -> bool:
+        return any(z in zones.ABOVE_60 for z in zones.zone(game, corp.cell))
+
+    def may_exceed_max(self, game: Game, corp: Corporation, cert: Any) -> bool:
+        return self.may_hold_above_60(game, corp)
+
+    def treasury_certs(self, corp: Corporation) -> list[Any]:
+        """Unsold (IPO) and redeemed (held by the corporation, unbuyable) certificates."""
+        return [c for c in corp.certs if c.owner in (IPO, corp.id)]
+
+    def sold_out(self, corp: Corporation) -> bool:
+        return all(c.owner not in (IPO, MARKET) for c in corp.certs)
+
+    def player_value(self, game: Game, player: Player) -> int:
+        st = game.state
+        value = player.cash
+        for corp in st.corporations.values():
+            if corp.closed or corp.cell is None:
+                continue
+            value += math.ceil(shares.percent(corp, player.id) * self.share_price(corp) / 10)
+        value += sum(c.value for c in st.companies.values() if c.owner == player.id and not c.closed)
+        return value
+
+    # ------------------------------------------------------------ stock hooks
+    def par_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
+        if corp.closed:
+            return f"{corp.id} has closed and may never be restarted."
+        if corp.id == "SLSF":
+            return "The SLSF president's certificate is the SLSF private company: it is bought in the auction."
+        return None
+
+    def do_buy_cert(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Any,
+                    price: int, action: Any) -> None:
+        st = game.state
+        from_ipo = cert.owner == IPO
+        st.player(pid).cash -= price
+        if from_ipo and corp.id in st.extra["reissued"]:  # type: ignore[operator]
+            corp.cash += price  # incremental after a reissue
+        else:
+            st.bank.cash += price
+        cert.owner = pid
+        shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
+        self.float_check(game, corp)
+
+    def float_check(self, game: Game, corp: Corporation) -> None:
+        if corp.floated or not corp.ipoed:
+            return
+        sold = 100 - shares.percent(corp, IPO)
+        if sold >= corp.float_percent:
+            corp.floated = True
+            self.bank_pays(game, (corp.par or 0) * 10)
+            corp.cash += (corp.par or 0) * 10
+
+    def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
+        """A sale does not move the price yet: it waits in the price-protection queue."""
+        st = game.state
+        seller, pres = getattr(self, "_sale_context", (None, None))
+        st.extra["sell_queue"].append({  # type: ignore[attr-defined]
+            "corp": corp.id, "pct": pct, "president": pres, "seller": seller,
+        })
+
+    def end_of_stock_round(self, game: Game, rnd: Any) -> None:
+        st = game.state
+        corps = [c for c in st.corporations.values() if c.cell is not None and not c.closed and c.floated]
+        corps.sort(key=lambda c: mk.order_key(st, self.market, c))
+        for corp in corps:
+            if self.sold_out(corp):
+                zones.sold_out_move(game, corp)
+
+    def after_price_move(self, game: Game, corp: Corporation) -> None:
+        if corp.cell is not None and "close" in zones.zone(game, corp.cell):
+            self.close_corporation(game, corp)
+        if (corp.cell is not None and "finish_on_400" in self.options
+                and self.market.price(corp.cell) >= 400):
+            game.state.finished = True
+            game.state.end_reason = "stock_market"
+
+    def close_corporation(self, game: Game, corp: Corporation) -> None:
+        st = game.state
+        mk.remove(st, corp)
+        corp.closed = True
+        for key, slots in st.city_tokens.items():
+            st.city_tokens[key] = [None if s == corp.id else s for s in slots]
+        for tok in corp.tokens:
+            tok.hex = None
+        st.bank.cash += corp.cash
+        corp.cash = 0
+        for t in st.trains:
+            if t.owner == corp.id:
+                t.owner = None
+                t.discarded = True
+        for c in st.companies.values():
+            if c.owner == corp.id:
+                c.closed = True
+        corp.extra["destination"] = None
+
+    # ------------------------------------------------------------ dividends
+    def pay_holders(self, game: Game, corp: Corporation, amount: int) -> None:
+        """Shareholders get ceil(shares x amount / 10) each; treasury shares pay the corporation,
+        market shares nothing."""
+        st = game.state
+        per_share = amount / 10
+        for p in st.players:
+            pct = shares.percent(corp, p.id)
+            if pct:
+                due = math.ceil(pct / 10 * per_share)
+                p.cash += due
+                self.bank_pays(game, due)
+        pct = shares.percent(corp, IPO) + shares.percent(corp, corp.id)
+        if pct:
+            due = math.ceil(pct / 10 * per_share)
+            corp.cash += due
+            self.bank_pays(game, due)
+
+    def payout(self, game: Game, corp: Corporation, revenue: int) -> None:
+        self.pay_holders(game, corp, revenue)
+
+    def withhold(self, game: Game, corp: Corporation, revenue: int) -> None:
+        corp.cash += revenue
+        self.bank_pays(game, revenue)
+
+    def dividend(self, game: Game, rnd: OperatingRound, corp: Corporation, kind: str) -> None:
+        revenue = rnd.turn.revenue
+        if kind not in self.dividend_kinds:
+            raise EngineError(f"{kind} is not a dividend choice (payout, half or withhold).",
+                              rule="dividend.kind")
+        if kind == "payout":
+            self.payout(game, corp, revenue)
+            if revenue > 0:
+                zones.move_right(game, corp)
+            else:
+                zones.move_left(game, corp)
+        elif kind == "half":
+            keep = revenue // 20 * 10
+            self.withhold(game, corp, keep)
+            self.pay_holders(game, corp, revenue - keep)
+            if revenue <= 0:
+                zones.move_left(game, corp)
+        else:
+            self.withhold(game, corp, revenue)
+            zones.move_left(game, corp)
+
+    def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
+        if step == "dividend":
+            zones.move_left(game, rnd.corp())
+
+    # ------------------------------------------------------------ operating round
+    def on_operating_round_start(self, game: Game, rnd: OperatingRound) -> None:
+        self.pay_companies(game)
+        rnd.conn_runs.extend(self.connection_check(game, rnd))  # type: ignore[attr-defined]
+
+    def blocking_company_kinds(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[str]:
+        return ["buy_company", "pass"] if self.anytime_kinds(game, rnd) else []
+
+    def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
+        cid = action.shares[0].rsplit("_", 1)[0] if action.shares else ""
+        target = game.state.corporations.get(cid)
+        self._sale_context = (pid, shares.president(target) if target else None)
+        super().emergency_sell(game, rnd, corp, pid, action)
+
+    def pay_companies(self, game: Game) -> None:
+        st = game.state
+        for c in st.companies.values():
+            if c.closed or c.owner is None or not c.revenue:
+                continue
+            if c.owner in st.corporations:
+                st.corporations[c.owner].cash += c.revenue
+            else:
+                st.player(c.owner).cash += c.revenue
+            self.bank_pays(game, c.revenue)
+
+    def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
+        return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+
+    def lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, **kw: Any) -> None:
+        if action.hex in rnd.turn.laid_hexes:
+            raise EngineError(f"{corp.id} has already laid a tile on {action.hex} this turn.",
+                              rule="track.same_hex")
+        found = tiles.take_tile(game.state, self.data, action.tile)
+        if found is not None:
+            err = self.river_error(game, action.hex, found[0], action.rotation)
+            if err:
+                raise EngineError(err, rule="track.river")
+        super().lay_tile(game, rnd, corp, action, **kw)
+
+    def river_error(self, game: Game, hex_name: str, tile: Any, rotation: int) -> str | None:
+        """While a player holds the Mississippi River Bridge Company no track may cross the river."""
+        bridge = game.state.companies.get(RIVER_COMPANY)
+        if bridge is None or bridge.closed or bridge.owner is None or bridge.owner in game.state.corporations:
+            return None
+        parts = self.data.hexes[hex_name].extra.get("partitions") or []
+        if not parts:
+            return None
+        groups = _edge_groups(tile.geometry, rotation)
+        for part in parts:
+            a, b = set(part["side_a_edges"]), set(part["side_b_edges"])
+            stay = part.get("track_must_stay_on")
+            for edges, has_node in groups:
+                if not (edges <= a or edges <= b):
+                    return (f"The Mississippi River Bridge Company is held by a player: track on {hex_name} "
+                            "may not cross the river.")
+                if has_node and stay == "side_a" and not edges <= a:
+                    return f"The city on {hex_name} lies on the other bank: its track may not cross the river."
+                if has_node and stay == "side_b" and not edges <= b:
+                    return f"The city on {hex_name} lies on the other bank: its track may not cross the river."
+        return None
+
+    # ------------------------------------------------------------ routes
+    def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
+        st = game.state
+        assigned = dict(st.extra["assignments"])  # type: ignore[call-overload]
+        dest = corp.extra.get("destination_hex_reached")
+        data = self.data
+        phase = st.phase
+
+        def node_value(board: Board, ref: NodeRef) -> int:
+            hex_name, kind, idx = ref
+            placed = board.tiles.get(hex_name)
+            geo = data.tiles[placed[0]].geometry if placed else data.hexes[hex_name].geometry
+            return int(geo.node(kind, idx).value(phase))
+
+        def bonus(board: Board, corp_id: str, stops: list[NodeRef]) -> int:
+            total = 0
+            hexes = {s[0] for s in stops}
+            cattle = assigned.get(CATTLE)
+            if cattle and cattle["corp"] == corp_id and cattle["hex"] in hexes:
+                total += 10
+            port = assigned.get(PORT)
+            if port and port["hex"] in hexes:
+                if port["corp"] == corp_id:
+                    total += 20
+                elif not port["closed"]:
+                    total += 10
+            if dest and len(stops) >= 2:
+                ends = [s for s in (stops[0], stops[-1]) if s[0] == dest]
+                if ends:
+                    total += node_value(board, ends[0])
+            return total
+
+        return RouteRules(phase=phase, route_bonus=bonus)
+
+    # ------------------------------------------------------------ trains
+    def depot_trains(self, game: Game) -> list[Train]:
+        return super().depot_trains(game)
+
+    def market_trains(self, game: Game) -> list[Train]:
+        """Discarded and scrapped trains, for sale to anyone at their printed price."""
+        return [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
+
+    def min_train_price(self, game: Game, corp: Corporation) -> int | None:
+        prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]
+        if self.other_trains(game, corp):
+            prices.append(1)
+        return min(prices) if prices else None
+
+    def must_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        return (not self.active_trains(game, corp)
+                and bool(self.depot_trains(game) or self.market_trains(game))
+                and self.has_route(game, corp))
+
+    def cheapest_available(self, game: Game) -> int | None:
+        prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]
+        return min(prices) if prices else None
+
+    def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, discount: int = 0) -> None:
+        st = game.state
+        train = self.find_train(game, corp, action.train)
+        forced = self.must_buy_train(game, rnd, corp) and corp.cash < (self.cheapest_available(game) or 0)
+        if forced and train.owner in st.corporations:
+            raise EngineError(f"{corp.id} is forced to buy a train and may not buy one from another "
+                              "corporation: it must take the cheapest train of the bank or the open market.",
+                              rule="train.forced_other")
+        if forced and train.price > (self.cheapest_available(game) or 0):
+            raise EngineError(f"{corp.id} is forced to buy a train: it must take the cheapest one "
+                              f"(${self.cheapest_available(game)}).", rule="train.forced_cheapest")
+        if train.discarded and train.owner is None:
+            if not self.room(game, corp):
+                raise EngineError(f"{corp.id} is at its train limit ({self.train_limit_for(game, corp)} trains).",
+                                  rule="train.limit")
+            if int(action.price) != train.price:
+                raise EngineError(f"A {train.name} train from the open market costs ${train.price}.",
+                                  rule="train.price")
+            if train.price > corp.cash:
+                self.cover_shortfall(game, rnd, corp, train, train.price, True)
+            corp.cash -= train.price
+            st.bank.cash += train.price
+            train.owner, train.discarded, train.operated = corp.id, False, False
+            rnd.turn.bought_trains += 1
+            return
+        super().buy_train(game, rnd, corp, action, discount)
+
+    def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
+                        price: int, from_depot: bool) -> None:
+        if not self.must_buy_train(game, rnd, corp):
+            raise EngineError(f"{corp.id} cannot afford ${price} (treasury ${corp.cash}).", rule="train.cash")
+        pres = game.state.player(shares.president(corp) or "")
+        need = price - corp.cash
+        if pres.cash < need:
+            raise EngineError(
+                f"{corp.id} needs ${need} more and its president has ${pres.cash}: sell shares first "
+                "(or declare bankruptcy).", rule="train.emergency_cash")
+        pres.cash -= need
+        corp.cash += need
+
+    def after_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, from_depot: bool) -> None:
+        st = game.state
+        if not from_depot:
+            return
+        for ph in self.data.phases:
+            if ph.get("trigger_train") == train.name and self.phase_names.index(ph["name"]) > self.phase_names.index(st.phase):
+                st.phase = ph["name"]
+        spec = self.train_specs[train.name]
+        first = sum(1 for t in st.trains if t.name == train.name and (t.owner or t.gone or t.discarded)) == 1
+        if not first:
+            return
+        for t in st.trains:
+            rust = self.train_specs[t.name].get("rusts_on_first")
+            if rust == train.name and not t.gone:
+                t.gone, t.owner, t.discarded = True, None, False
+        for event in spec.get("events_on_first_purchase") or []:
+            if event == "companies_buyable":
+                st.extra["river_max"] = 80
+            elif event == "close_companies":
+                for c in st.companies.values():
+                    c.closed = True
+            elif event == "remove_tokens":
+                st.extra["assignments"] = {}
+
+    def crowded(self, game: Game) -> list[Corporation]:
+        return [c for c in game.state.corporations.values()
+                if not c.closed and len(self.active_trains(game, c)) > self.train_limit_for(game, c)]
+
+    def discard_train(self, game: Game, corp: Corporation, action: Any) -> None:
+        train = self.find_train(game, corp, action.train)
+        if train.owner != corp.id:
+            raise EngineError(f"{corp.id} does not own train {train.id}.", rule="train.discard")
+        if corp not in self.crowded(game):
+            raise EngineError(f"{corp.id} is within its train limit and need not discard.", rule="train.discard")
+        train.owner, train.discarded, train.operated = None, True, False
+
+    # ------------------------------------------------------------ private companies
+    def purchasable_companies(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[Any]:
+        st = game.state
+        owned = [c for c in st.companies.values()
+                 if not c.closed and c.owner in {p.id for p in st.players} and c.id not in NO_BUY_COMPANIES]
+        if st.phase == "1":  # the site offers the bridge to MP and SSW even once one of them holds it
+            river = st.companies[RIVER_COMPANY]
+            return [river] if corp.id in RIVER_CORPS and not river.closed else []
+        return owned
+
+    def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
+        if company.id == RIVER_COMPANY:
+            return (math.ceil(company.value / 2), int(game.state.extra["river_max"]))  # type: ignore[call-overload]
+        return (math.ceil(company.value / 2), company.value * 2)
+
+    def company_purchase_refusal(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any) -> str:
+        if company.id in NO_BUY_COMPANIES:
+            return f"No corporation may buy {company.id}."
+        if game.state.phase == "1":
+            return "In phase 1 only the MP or the SSW may buy a private company: the Mississippi River Bridge."
+        return f"{company.id} is not held by a player, so {corp.id} cannot buy it."
+
+    def anytime_kinds(self, game: Game, rnd: OperatingRound) -> list[str]:
+        corp = rnd.corp()
+        comps = self.purchasable_companies(game, rnd, corp)
+        if comps and min(self.company_price_range(game, c)[0] for c in comps) <= corp.cash:
+            return ["buy_company"]
+        return []
+
+    def buy_company(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any) -> None:
+        company = game.state.companies.get(action.company)
+        if company is not None and company.owner not in {p.id for p in game.state.players}:
+            raise EngineError(f"{company.id} is not held by a player, so {corp.id} cannot buy it.",
+                              rule="company.buy")
+        super().buy_company(game, rnd, corp, action)
+
+    def process_company_action(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any, action: Any) -> None:
+        st = game.state
+        if action.type == "assign" and company.id in (CATTLE, PORT):
+            self.assign(game, corp, company, action.target)
+            return
+        if action.type == "lay_tile" and company.id == RIVER_COMPANY:
+            if company.uses >= 1:
+                raise EngineError("The Mississippi River Bridge Company's tile lay is used up.", rule="company.used")
+            spec = next(c for c in self.data.companies if c["id"] == RIVER_COMPANY)
+            ability = next(a for a in spec["ability"] if a["type"] == "discounted_tile_lay")
+            if action.hex not in ability["hexes"]:
+                raise EngineError(f"The bridge company's lay must be in a river hex, not {action.hex}.",
+                                  rule="company.hex")
+            home_extra = (corp.id in RIVER_CORPS and corp.operated_turns == 0
+                          and corp.home is not None and action.hex == corp.home[0])
+            cost = max(0, self.terrain_cost(game, corp, action.hex) - 40)
+            if home_extra:
+                cost = 0
+            self._lay_with_cost(game, rnd, corp, action, cost, count_lay=not home_extra)
+            company.uses += 1
+            return
+        raise EngineError(f"{company.id} has no ability that does that.", rule="company.ability")
+
+    def _lay_with_cost(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any,
+                       cost: int, count_lay: bool) -> None:
+        st = game.state
+        before = corp.cash
+        self.lay_tile(game, rnd, corp, action, free=True, count_lay=count_lay)
+        if cost > before:
+            raise EngineError(f"{corp.id} cannot pay ${cost} for {action.hex}.", rule="track.cost")
+        corp.cash -= cost
+        st.bank.cash += cost
+
+    def assign(self, game: Game, corp: Corporation, company: Any, target: str) -> None:
+        st = game.state
+        assigned: dict[str, Any] = st.extra["assignments"]  # type: ignore[assignment]
+        spec = next(c for c in self.data.companies if c["id"] == company.id)
+        if target not in spec["ability"]["hexes"]:
+            raise EngineError(f"{company.id}'s token may not go on {target}.", rule="company.assign_hex")
+        if company.id == CATTLE:
+            if CATTLE in assigned:
+                raise EngineError("The cattle token is already placed.", rule="company.used")
+            assigned[CATTLE] = {"hex": target, "corp": corp.id, "closed": False}
+            return
+        port = assigned.get(PORT)
+        if port is None:
+            assigned[PORT] = {"hex": target, "corp": corp.id, "closed": False}
+            return
+        if port["closed"] or port["hex"] != target:
+            raise EngineError("The closed port may only replace the open port on its own city.",
+                              rule="company.port")
+        port["closed"] = True
+        company.closed = True
+
+    # ------------------------------------------------------------ connection runs
+    def destination_hex(self, corp: Corporation) -> str | None:
+        d = corp.extra.get("destination")
+        return d if isinstance(d, str) else None
+
+    def connected_to_destination(self, game: Game, corp: Corporation) -> bool:
+        dest = self.destination_hex(corp)
+        if dest is None or corp.closed or not self.active_trains(game, corp):
+            return False
+        if corp.home is None or not any(t.hex == corp.home[0] for t in corp.tokens):
+            return False
+        from engine.routes.graph import reachable
+
+        board = self.board(game)
+        home_only = Board(board.data, board.tiles,
+                          {k: tuple(s if s != corp.id or k[0] == corp.home[0] else None for s in v)
+                           for k, v in board.tokens.items()})
+        return dest in reachable(home_only, corp.id).connected_hexes
+
+    def destination_choices(self, game: Game, corp: Corporation) -> list[str]:
+        dest = self.destination_hex(corp)
+        if dest is not None and any(t.hex == dest for t in corp.tokens):
+            return ["Charter"]
+        return ["Map", "Charter"]
+
+    def choose_destination(self, game: Game, corp: Corporation, choice: str) -> None:
+        dest = self.destination_hex(corp)
+        if dest is None:
+            raise EngineError(f"{corp.id} has no destination marker left.", rule="connection.none")
+        if choice not in self.destination_choices(game, corp):
+            raise EngineError(f"{corp.id} must choose {' or '.join(self.destination_choices(game, corp))}.",
+                              rule="connection.choice")
+        token = Token(DESTINATION_TOKEN_COST)
+        corp.tokens.append(token)
+        corp.extra["destination"] = None
+        if choice == "Map":
+            key = (dest, 0)
+            cur = list(game.state.city_tokens.get(key, self.tokens_in(game, dest, 0)))
+            cur.append(corp.id)  # an extra slot: it takes no city space
+            game.state.city_tokens[key] = cur
+            token.hex, token.city, token.slot = dest, 0, len(cur) - 1
+            corp.extra["destination_hex_reached"] = dest
+        for t in self.active_trains(game, corp):
+            t.operated = False
+
+    def connection_check(self, game: Game, rnd: Any) -> list[str]:
+        """Corporations that make a connection run now: as logged by the site when the log says,
+        else computed (in operating order)."""
+        if self._logged_checks is not None:
+            found = [c for batch in self._logged_checks for c in batch]
+            self._logged_checks = []
+            return [c for c in dict.fromkeys(found) if self.destination_hex(game.state.corporations[c])]
+        corps = [c for c in game.state.corporations.values() if c.floated and not c.closed]
+        corps.sort(key=lambda c: mk.order_key(game.state, self.market, c) if c.cell else (0, 0, 0, 0))
+        return [c.id for c in corps if self.connected_to_destination(game, c)]
+
+    def note_logged_checks(self, action: Any) -> None:
+        subs = [a for a in (action.auto_actions or []) if _atype(a) == "destination_connection"]
+        if subs:
+            self._logged_checks = [list(_aget(a, "corporations") or []) for a in subs]
+        else:
+            self._logged_checks = None
+
+
+def _atype(a: Any) -> str:
+    return str(a.get("type") if isinstance(a, dict) else getattr(a, "type", ""))
+
+
+def _aget(a: Any, key: str) -> Any:
+    return a.get(key) if isinstance(a, dict) else getattr(a, key, None)
+
+
+def _edge_groups(geo: Any, rotation: int) -> list[tuple[set[int], bool]]:
+    """Track of a tile as groups of edges joined directly or through a city/town."""
+    groups: list[tuple[set[int], bool]] = []
+    by_node: dict[tuple[str, int], set[int]] = {}
+    for p in geo.paths:
+        ends = [(p.a[0], p.a[1]), (p.b[0], p.b[1])]
+        edges = {(e[1] + rotation) % 6 for e in ends if e[0] == "edge"}
+        nodes = [e for e in ends if e[0] != "edge"]
+        if nodes:
+            for n in nodes:
+                by_node.setdefault(n, set()).update(edges)
+        else:
+            groups.append((edges, False))
+    groups.extend((edges, True) for edges in by_node.values())
+    return groups
