@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import EnginePort, RealEngine
+from bot.service import EnginePort, RealEngine, RealRenderer, Renderer
 from tests.bot.conftest import Env
 from tests.bot.fake_discord import Sent, User
 from tests.bot.fake_engine import FakeRenderer
@@ -40,6 +40,11 @@ pytestmark = [
 @pytest.fixture
 def engine_port() -> EnginePort:
     return RealEngine()
+
+
+@pytest.fixture
+def renderer() -> Renderer:
+    return RealRenderer()
 
 
 def _engine_cannot_answer(data: dict[str, Any], log: list[dict[str, Any]]) -> str | None:
@@ -145,7 +150,6 @@ async def replay_as_commands(
 @pytest.mark.parametrize("fixture", ["14375.json", "17510.json"])
 async def test_first_200_moves_with_real_images(tmp_path: Path, fixture: str) -> None:
     """Works today: the opening of a recorded game, real engine and real renderer."""
-    from bot.service import RealRenderer
     from engine.io.export18xx import import_game
 
     data = json.loads((FIXTURES / fixture).read_text())
