@@ -106,5 +106,8 @@ def end_state(game: Game) -> dict[str, Any]:
             "trains": [tr.face for tr in st.trains if tr.owner == c.id and not tr.gone],
             "tokens_placed": sum(1 for tok in c.tokens if tok.hex is not None),
         }
+        if c.kind == "minor":
+            owner = t.controller(game, c.id, "minor")
+            entry["owner"] = raw.get(owner, owner) if owner else None
         (minors if c.kind == "minor" else corps).append(entry)
     return {"players": players, "corporations": corps, "minors": minors, "bank_cash": st.bank.cash}

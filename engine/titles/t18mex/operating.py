@@ -58,11 +58,11 @@ class MexOperatingRules:
 
     def next_lay(self, game: Game, rnd: Any, corp: Corporation) -> dict[str, Any] | None:
         lay = super().next_lay(game, rnd, corp)  # type: ignore[misc]
-        if lay and corp.kind == "minor" and corp.home and corp.home[0] not in game.state.tiles:
-            # a minor whose home hex is unbuilt lays only if it could pay for building there
-            if self.terrain_cost(game, corp, corp.home[0]) > corp.cash:
-                return None
-        return lay  # type: ignore[no-any-return]
+        # a minor whose home hex is unbuilt lays only if it could pay for building there
+        if (lay and corp.kind == "minor" and corp.home and corp.home[0] not in game.state.tiles
+                and self.terrain_cost(game, corp, corp.home[0]) > corp.cash):
+            return None
+        return lay
 
     def track_abilities_block(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         """The track step stays open while the company owns the KCMO, or could buy it now."""
@@ -149,7 +149,7 @@ class MexOperatingRules:
         corp = rnd.corp()
         if corp.kind == "minor" and step in ("dividend", "buy_train", "buy_company", "token"):
             return []
-        return super().step_kinds(game, rnd, step)  # type: ignore[misc,no-any-return]
+        return super().step_kinds(game, rnd, step)  # type: ignore[misc]
 
     def blocking_company_kinds(self, game: Game, rnd: Any, corp: Corporation) -> list[str]:
         comps = self.purchasable_companies(game, rnd, corp)
@@ -219,7 +219,7 @@ class MexOperatingRules:
     def must_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         if corp.kind == "minor":
             return False
-        return super().must_buy_train(game, rnd, corp)  # type: ignore[misc,no-any-return]
+        return super().must_buy_train(game, rnd, corp)  # type: ignore[misc]
 
     def train_sale_error(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> str | None:
         if not train.sellable:
@@ -339,7 +339,7 @@ class MexOperatingRound(OperatingRound):
     token, discards over the train limit, bankruptcy and a manual end."""
 
     def interrupt(self) -> tuple[str, str, list[str]] | None:
-        return self.title.pending_interrupt(self.game)  # type: ignore[no-any-return]
+        return self.title.pending_interrupt(self.game)
 
     def _settle(self) -> None:
         if self.interrupt() is None:  # the turn (and the round) waits for the interruption

@@ -13,7 +13,7 @@ from engine.core import shares
 from engine.errors import EngineError
 from engine.state import IPO, MARKET, Cert, Corporation
 from engine.title import Title
-from engine.titles.t18mex.auction import WaterfallAuction
+from engine.titles.t18mex.auction import MexAuction
 from engine.titles.t18mex.merger import MergerRules
 from engine.titles.t18mex.operating import MINOR_TRAINS, NDM, MexOperatingRules
 
@@ -54,7 +54,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
 
     # ------------------------------------------------------------ flow
     def first_round(self, game: Game) -> Round:
-        return WaterfallAuction(game)
+        return MexAuction(game)
 
     def next_round(self, game: Game, finished: Round) -> Round | None:
         st = game.state
