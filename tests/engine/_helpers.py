@@ -148,11 +148,18 @@ def finish_stock_round(g: Game) -> None:
         pass_(g)
 
 
-def pass_operating_round(g: Game) -> None:
-    """Every corporation passes every step it may pass (no trains bought, nothing laid)."""
+def pass_until_stock_round(g: Game) -> None:
     while not g.finished and g.round.kind == "operating":
-        if g.round.kind != "operating":
-            break
+        pass_operating_round(g)
+
+
+def pass_operating_round(g: Game) -> None:
+    """In this OR every corporation passes every step it may pass and runs no route."""
+    rnd = g.round
+    while not g.finished and g.round is rnd and rnd.kind == "operating":
         lg = g.legal()
+        if "run_routes" in lg.kinds:
+            do(g, lg.entity, "run_routes", routes=[])
+            continue
         assert "pass" in lg.kinds, f"{lg.entity} cannot pass: {lg.kinds}"
         pass_(g, lg.entity)

@@ -16,7 +16,7 @@ from tests.engine._helpers import (
     new_game,
     par,
     pass_,
-    pass_operating_round,
+    pass_until_stock_round,
     pct,
     president,
     sell,
@@ -26,7 +26,7 @@ from tests.engine._helpers import (
 
 def to_sr2(g) -> None:
     finish_stock_round(g)
-    pass_operating_round(g)
+    pass_until_stock_round(g)
     assert g.round.name() == "Stock Round 2", g.round.name()
 
 
