@@ -56,6 +56,8 @@ def lay_error(
     if COLOR_ORDER.index(tile.color) != COLOR_ORDER.index(old_color) + 1:
         if old_color == "white":
             return f"{hex_name} is empty: only a yellow tile may be laid there."
+        if old_color == COLOR_ORDER[-1]:
+            return f"The {old_color} tile on {hex_name} cannot be upgraded."
         return f"A {old_color} tile can only be upgraded to {COLOR_ORDER[COLOR_ORDER.index(old_color) + 1]}."
     allowed = h.possible_tiles.get(tile.color, {})
     if tile.name not in allowed:
