@@ -70,7 +70,6 @@ class Auction1870(WaterfallAuction):
 class StockRound1870(StockRound):
     def __init__(self, game: Game) -> None:
         self.protect_mode = False
-        self.resume_protector = False
         self.multi_corp: str | None = None
         self.corp_acted = False
         self.redeemed: set[str] = set()
@@ -158,7 +157,6 @@ class StockRound1870(StockRound):
         self.corp_acted = False
         if self.queue():
             self.protect_mode = True
-            self.resume_protector = False
             self._skip_unprotectable()
             if self.queue():
                 return
@@ -187,12 +185,10 @@ class StockRound1870(StockRound):
                 raise EngineError(err, rule="protection.refused")
             protection.protect(g, sale, pid, list(action.shares))
             self.queue().pop(0)
-            # the protection is that player's action: play goes on from him
+            # the protection is that player's turn: play resumes to his left
             self.index = [p.id for p in g.state.players].index(pid)
-            self.turn_state = Turn(bought=True, acted=True)
             self.last_actor = self.index
             self.passes = 0
-            self.resume_protector = True
         elif action.type == "pass":
             protection.decline(g, self.queue().pop(0))
         else:
@@ -201,11 +197,7 @@ class StockRound1870(StockRound):
         if self.queue():
             return
         self.protect_mode = False
-        if self.resume_protector:
-            if not [k for k in self.kinds() if k != "pass"]:
-                self._end_turn(passed=False)
-        else:
-            self._next_player()
+        self._next_player()
 
     # ---- redemption and reissue
     def _corporate(self, action: Any) -> None:

@@ -273,7 +273,19 @@ class Title1870(Title):
         rnd.conn_runs.extend(self.connection_check(game, rnd))  # type: ignore[attr-defined]
 
     def blocking_company_kinds(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[str]:
-        return ["buy_company", "pass"] if self.anytime_kinds(game, rnd) else []
+        """After buying trains the corporation passes explicitly while it could buy a private, or
+        while it holds a private whose token it may still place (the site's blocking step)."""
+        if self.anytime_kinds(game, rnd):
+            return ["buy_company", "pass"]
+        if any(self.assign_left(game, c) for c in game.state.companies.values() if c.owner == corp.id):
+            return ["pass"]
+        return []
+
+    def assign_left(self, game: Game, company: Any) -> bool:
+        if company.closed or company.id not in (CATTLE, PORT):
+            return False
+        placed = game.state.extra["assignments"].get(company.id)  # type: ignore[attr-defined]
+        return placed is None or (company.id == PORT and not placed["closed"])
 
     def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
         cid = action.shares[0].rsplit("_", 1)[0] if action.shares else ""
@@ -466,6 +478,8 @@ class Title1870(Title):
         st = game.state
         owned = [c for c in st.companies.values()
                  if not c.closed and c.owner in {p.id for p in st.players} and c.id not in NO_BUY_COMPANIES]
+        if "can_buy_companies" not in (self.phase_data(game).get("engine_status_flags") or []):
+            owned = []
         if st.phase == "1":  # the site offers the bridge to MP and SSW even once one of them holds it
             river = st.companies[RIVER_COMPANY]
             return [river] if corp.id in RIVER_CORPS and not river.closed else []
