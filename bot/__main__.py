@@ -10,11 +10,10 @@ import sys
 from bot.config import load_config
 
 NO_TOKEN = """\
-DISCORD_TOKEN is not set, so the bot cannot connect to Discord.
+DISCORD_TOKEN is not set, so the bot does not connect to Discord: starting the local mode
+(python -m bot --local), the same commands typed in this terminal; images go to a folder.
 
   To run on Discord:   DISCORD_TOKEN=... python -m bot      (see docs/BOT.md)
-  To play locally:     python -m bot --local
-                       (the same commands typed in this terminal; images go to a folder)
 """
 
 
@@ -27,14 +26,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    if args.local:
+    token = config.token
+    if args.local or not token:
         from bot.local import run_local
 
+        if not args.local:
+            print(NO_TOKEN, file=sys.stderr)
         return asyncio.run(run_local(config))
-    token = config.token
-    if not token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
     from bot.app import run_discord
 
     asyncio.run(run_discord(config, token))

@@ -72,3 +72,19 @@ def _cert_index(c: Cert) -> int:
         return int(c.id.rsplit("_", 1)[1])
     except (IndexError, ValueError):
         return 0
+
+
+def pick_for_sale(corp: Corporation, owner: str, pct: int) -> list[Cert]:
+    """Certificates of `owner` making up `pct` percent: ordinary ones first (latest first),
+    then the president's certificate if the ordinary ones are not enough."""
+    ordinary = sorted((c for c in certs_of(corp, owner) if not c.president),
+                      key=_cert_index, reverse=True)
+    picked: list[Cert] = []
+    total = 0
+    for c in ordinary:
+        if total + c.percent <= pct:
+            picked.append(c)
+            total += c.percent
+    if total < pct:
+        picked += [c for c in certs_of(corp, owner) if c.president]
+    return picked

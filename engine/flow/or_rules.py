@@ -687,6 +687,9 @@ class OperatingRules:
                               rule="ebuy.not_forced")
         st = game.state
         certs = []
+        if len(action.shares) == 1 and action.shares[0] in st.corporations and action.percent:
+            action = action.model_copy(update={"shares": [
+                c.id for c in shares.pick_for_sale(st.corporations[action.shares[0]], pid, action.percent)]})
         for sid in action.shares:
             cid = sid.rsplit("_", 1)[0]
             c = st.corporations.get(cid)

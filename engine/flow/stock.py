@@ -339,7 +339,16 @@ class StockRound(Round):
 
     def _do_sell_shares(self, pid: str, action: Any) -> None:
         g, t = self.game, self.title
-        certs = [self._find_cert(s, holder=pid) for s in action.shares]
+        if len(action.shares) == 1 and action.shares[0] in g.state.corporations:
+            # "sell 20% of GMO": the engine picks the certificates
+            named = g.state.corporations[action.shares[0]]
+            if not action.percent:
+                raise EngineError("Say how many percent to sell.", rule="stock.sell")
+            certs = shares.pick_for_sale(named, pid, action.percent)
+            if not certs:
+                raise EngineError(f"You hold no {named.id} shares.", rule="stock.sell")
+        else:
+            certs = [self._find_cert(s, holder=pid) for s in action.shares]
         corps = {c.corp for c in certs}
         if len(corps) != 1:
             raise EngineError("Sell certificates of one corporation at a time.", rule="stock.sell")

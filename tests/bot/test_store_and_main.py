@@ -66,18 +66,21 @@ async def test_action_log_is_idempotent_per_interaction(tmp_path: Path) -> None:
     await store.close()
 
 
-def test_main_without_token_explains_local_mode(tmp_path: Path) -> None:
-    env = {"PATH": "/usr/bin:/bin", "RAIL_CONFIG": str(tmp_path / "none.toml")}
+def test_main_without_token_starts_local_mode(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "RAIL_CONFIG": str(tmp_path / "none.toml"),
+           "HOME": str(tmp_path)}
     proc = subprocess.run(
         [sys.executable, "-m", "bot"],
+        input="help\nquit\n",
         capture_output=True,
         text=True,
         env=env,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=tmp_path,
         timeout=60,
     )
-    assert proc.returncode == 2
+    assert proc.returncode == 0, proc.stderr
     assert "DISCORD_TOKEN" in proc.stderr and "python -m bot --local" in proc.stderr
+    assert "Local mode" in proc.stdout
 
 
 def test_discord_patch_points_exist() -> None:
