@@ -340,6 +340,60 @@ class Title1870(Title):
                     return f"The city on {hex_name} lies on the other bank: its track may not cross the river."
         return None
 
+    # ------------------------------------------------------------ tokens
+    def dest_tokens(self, game: Game, hex_name: str, city: int) -> list[str]:
+        """Destination tokens in a city: extra slots that take no city space."""
+        out = []
+        for c in game.state.corporations.values():
+            if not c.closed and c.extra.get("destination_hex_reached") == hex_name and city == 0:
+                out.append(c.id)
+        return out
+
+    def tokens_in(self, game: Game, hex_name: str, city: int) -> list[str | None]:
+        slots = self.city_slots(game, hex_name, city)
+        extras = self.dest_tokens(game, hex_name, city)
+        cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
+        placed = [s for s in cur if s is not None]
+        regular = list(cur[:slots]) + [None] * max(0, slots - len(cur))
+        if [s for s in regular if s is not None] != placed:
+            regular = placed + [None] * max(0, slots - len(placed))
+        return regular + extras
+
+    def move_tokens_on_upgrade(self, game: Game, hex_name: str) -> None:
+        st = game.state
+        for (h, c) in list(st.city_tokens):
+            if h == hex_name:
+                st.city_tokens[(h, c)] = self.tokens_in(game, h, c)
+
+    def board(self, game: Game) -> Board:
+        """Others' destination tokens are left out: they take no city space, so they never
+        block a city (a corporation's own destination token is a station for it)."""
+        board = super().board(game)
+        me = getattr(self, "_board_for", None)
+        extras = {c.extra.get("destination_hex_reached"): c.id for c in game.state.corporations.values()
+                  if c.extra.get("destination_hex_reached") and c.id != me}
+        if not extras:
+            return board
+        toks = {}
+        for (h, c), v in board.tokens.items():
+            drop = extras.get(h) if c == 0 else None
+            toks[(h, c)] = tuple(s for s in v if s is None or s != drop or s == me) if drop else v
+        return Board(board.data, board.tiles, toks)
+
+    def reach(self, game: Game, corp: Corporation) -> Any:
+        self._board_for = corp.id
+        try:
+            return super().reach(game, corp)
+        finally:
+            self._board_for = None
+
+    def run_routes(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any) -> None:
+        self._board_for = corp.id
+        try:
+            super().run_routes(game, rnd, corp, action)
+        finally:
+            self._board_for = None
+
     # ------------------------------------------------------------ routes
     def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
         st = game.state
@@ -400,7 +454,7 @@ class Title1870(Title):
     def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, discount: int = 0) -> None:
         st = game.state
         train = self.find_train(game, corp, action.train)
-        forced = self.must_buy_train(game, rnd, corp) and corp.cash < (self.cheapest_available(game) or 0)
+        forced = self.must_buy_train(game, rnd, corp) and int(action.price) > corp.cash
         if forced and train.owner in st.corporations:
             raise EngineError(f"{corp.id} is forced to buy a train and may not buy one from another "
                               "corporation: it must take the cheapest train of the bank or the open market.",
