@@ -159,6 +159,17 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40) -> list[dict[str, An
                 if n < limit_tiles:
                     acts.append({**e, "type": "lay_tile", "hex": hex_name, "tile": copy_id, "rotation": r})
                     n += 1
+    for company, kind in lg.company_abilities:
+        if kind != "lay_tile" or game.round.kind != "operating":
+            continue
+        corp = game.round.corp()  # type: ignore[attr-defined]
+        n = 0
+        for hex_name, opts in tile_options(game, corp).items():
+            for copy_id, rots in opts:
+                if n < limit_tiles // 2:
+                    acts.append({"entity": company, "entity_type": "company", "type": "lay_tile",
+                                 "hex": hex_name, "tile": copy_id, "rotation": rots[0]})
+                    n += 1
     for city, _ in lg.token_cities:
         acts.append({**e, "type": "place_token", "city": city, "slot": 0})
     if "run_routes" in lg.kinds:

@@ -61,7 +61,8 @@ def test_every_candidate_applies(data: dict, upto: int, kind: str, expected: str
     assert cands
     accepted = 0
     for act in cands:
-        assert act["type"] in lg.kinds or act["entity_type"] == "player", act
+        company_use = (act["entity"], act["type"]) in lg.company_abilities
+        assert act["type"] in lg.kinds or act["entity_type"] == "player" or company_use, act
         trial = at(data, upto)
         try:
             trial.apply(act)
