@@ -142,6 +142,10 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                               rule="stock.par")
         par_place(game, corp, cell)
 
+    def reserved_ids(self, game: Game) -> list[str]:
+        """Trade-in certificates not handed out yet (not for sale)."""
+        return list(game.state.extra["reserved"])  # type: ignore[call-overload]
+
     def minors(self, game: Game) -> list[Corporation]:
         return [c for c in game.state.corporations.values() if c.kind == "minor"]
 

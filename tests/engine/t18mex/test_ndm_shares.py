@@ -1,0 +1,54 @@
+"""NdM shares: not buyable before phase 3½, started only through the Mexican National, the
+5% trade-ins outside the certificate limit, NdM_9 reserved until the merger."""
+
+from __future__ import annotations
+
+import math
+
+from tests.engine.t18mex._helpers import G13315, G17849, at, rejected
+
+
+def test_ndm_not_for_sale_before_phase_3_5() -> None:
+    g = at(G13315, 56)  # stock round 2, phase 2
+    pid = g.round.current()[0]
+    rejected(g, pid, "buy_shares", "stock.buy", "NdM shares may not be bought or sold before phase 3½",
+             etype="player", shares=["NdM_1"], percent=10)
+
+
+def test_ndm_is_started_by_the_mexican_national_only() -> None:
+    g = at(G13315, 7)
+    assert g.round.kinds() == ["par"]
+    rejected(g, "671", "bid", "auction.par_first", "must first choose a par value for NdM",
+             etype="player", company="MCAR", price=20)
+    rejected(g, "671", "par", "stock.par", "not a par value", etype="player",
+             corporation="NdM", share_price="100,0,6")
+    g = at(G13315, 8)
+    ndm = g.state.corporations["NdM"]
+    assert ndm.ipoed and ndm.par == 90 and not ndm.floated
+    assert g.state.player("671").cash == at(G13315, 7).state.player("671").cash  # the par is free
+    pid = g.round.current()[0]
+    rejected(g, pid, "par", "stock.par", "already been started", etype="player",
+             corporation="NdM", share_price="90,0,5")
+
+
+def test_reserved_merger_share_and_five_percent_certificates() -> None:
+    g = at(G13315, 165)  # stock round after phase 3½, before the merger
+    pid = g.round.current()[0]
+    rejected(g, pid, "buy_shares", "stock.buy", "reserved trade-in certificate", etype="player",
+             shares=["NdM_9"], percent=10)
+    ndm = g.state.corporations["NdM"]
+    five = next(c for c in ndm.certs if c.id == "NdM_7")
+    assert five.percent == 5 and not g.title.cert_counts(ndm, five)
+    # a 5% certificate is worth half a share, rounded up
+    holder = g.state.player(five.owner)
+    price = g.title.share_price(ndm)
+    others = g.title.player_value(g, holder) - math.ceil(price / 2)
+    five.owner = "market"
+    assert g.title.player_value(g, holder) == others
+
+
+def test_five_percent_sale_pays_half_a_share_rounded_up_and_keeps_the_price() -> None:
+    before, after = at(G17849, 345), at(G17849, 346)  # 1539 sells NdM_7 at $55 for a forced buy
+    ndm_b, ndm_a = before.state.corporations["NdM"], after.state.corporations["NdM"]
+    assert after.state.player("1539").cash - before.state.player("1539").cash == 28
+    assert ndm_a.cell == ndm_b.cell
