@@ -32,8 +32,12 @@ def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -
     price = t.share_price(corp) * sale["pct"] // 10
     if st.player(pid).cash < price:
         return f"Price protection of {sale['pct']}% of {corp.id} costs ${price}; you have ${st.player(pid).cash}."
-    if t.counts_for_cert_limit(game, corp):
-        n = t.cert_count(game, pid) + sale["pct"] // 10
+    if not any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
+        t._count_as_protected = corp.id  # protected, the price stays where it counts
+        try:
+            n = t.cert_count(game, pid) + sale["pct"] // 10
+        finally:
+            t._count_as_protected = None
         if n > t.cert_limit(game):
             return (f"Price protection would take you over the certificate limit ({t.cert_limit(game)}); "
                     "you may not sell to make room.")

@@ -111,6 +111,8 @@ class Title1870(Title):
         if corp.cell is not None and any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
             return False
         # a sale waiting for price protection that would take the price into a free zone
+        if corp.id == getattr(self, "_count_as_protected", None):
+            return True
         for sale in game.state.extra["sell_queue"]:  # type: ignore[attr-defined]
             if sale["corp"] == corp.id:
                 cell = zones.drop_cell(game, corp, sale["pct"] // 10)
