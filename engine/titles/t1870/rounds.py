@@ -92,7 +92,10 @@ class StockRound1870(StockRound):
             return ["buy_shares", "pass"]
         if self.corp_acted:
             return []
-        return super().kinds()
+        out = super().kinds()
+        if self.turn_state.bought and self.multi_corp and "buy_shares" not in out and self.buyable(self.player_id()):
+            out = ["buy_shares", *out] if out else ["buy_shares", "pass"]
+        return out
 
     # ---- buying and selling rules
     def buy_error(self, pid: str, corp: Corporation, cert: Any) -> str | None:

@@ -290,10 +290,36 @@ class Title1870(Title):
         return placed is None or (company.id == PORT and not placed["closed"])
 
     def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
-        cid = action.shares[0].rsplit("_", 1)[0] if action.shares else ""
-        target = game.state.corporations.get(cid)
-        self._sale_context = (pid, shares.president(target) if target else None)
-        super().emergency_sell(game, rnd, corp, pid, action)
+        """The president sells to fund a forced train purchase; only the buying corporation's
+        presidency must not change. The sales wait for price protection like any other."""
+        from engine.flow.stock import sell_certs
+
+        st = game.state
+        if pid != shares.president(corp):
+            raise EngineError(f"Only {corp.id}'s president may sell shares to buy its train.", rule="ebuy.who")
+        if not self.must_buy_train(game, rnd, corp):
+            raise EngineError(f"{corp.id} is not forced to buy a train; shares may be sold only in a stock round.",
+                              rule="ebuy.not_forced")
+        certs = []
+        for sid in action.shares:
+            target = st.corporations.get(sid.rsplit("_", 1)[0])
+            cert = next((x for x in target.certs if x.id == sid), None) if target else None
+            if cert is None or cert.owner != pid:
+                raise EngineError(f"You do not hold {sid}.", rule="ebuy.cert")
+            certs.append(cert)
+        target = st.corporations[certs[0].corp]
+        pct = action.percent or sum(c.percent for c in certs)
+        if shares.percent(target, MARKET) + pct > self.pool_limit():
+            raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",
+                              rule="ebuy.pool")
+        if target.id == corp.id:
+            others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+            if others > shares.percent(target, pid) - pct:
+                raise EngineError(f"Selling that would change the presidency of {corp.id}, which is buying the train.",
+                                  rule="ebuy.presidency")
+        self._sale_context = (pid, shares.president(target))
+        sell_certs(game, target, pid, certs, pct)
+        rnd.turn.sold_shares = True
 
     def pay_companies(self, game: Game) -> None:
         st = game.state
