@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from engine.core import market as mk
 from engine.core import shares, tiles
 from engine.errors import EngineError
 from engine.flow.operating import OperatingRound
@@ -54,7 +55,10 @@ class MexOperatingRules:
     def tile_lays(self, game: Game, rnd: Any, corp: Corporation) -> list[dict[str, Any]]:
         if corp.kind == "minor":
             return [{"lay": True, "upgrade": False}]
-        return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+        lays: list[dict[str, Any]] = [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+        if "triple_yellow_first_or" in self.options and corp.id in game.state.extra["recently_floated"]:  # type: ignore[attr-defined,operator]
+            lays.append({"lay": "not_if_upgraded", "upgrade": False})
+        return lays
 
     def next_lay(self, game: Game, rnd: Any, corp: Corporation) -> dict[str, Any] | None:
         lay = super().next_lay(game, rnd, corp)  # type: ignore[misc]
@@ -267,16 +271,21 @@ class MexOperatingRules:
         if spec.get("starts_phase"):
             st.phase = spec["starts_phase"]
         for other in self.data.trains:
-            if other.get("rusts_on_first") == train.name:
+            hard_rust = "hard_rust_t4" in self.options and other["name"] == "4"  # type: ignore[attr-defined]
+            rusts_on = other.get("obsolete_on_first") if hard_rust else other.get("rusts_on_first")
+            if rusts_on == train.name:
                 for t in st.trains:
-                    if t.name == other["name"] and t.owner in st.corporations and not t.gone:
+                    if (t.name == other["name"] and t.owner in st.corporations and not t.gone
+                            and st.corporations[t.owner].kind != "minor"):
                         t.owner, t.gone = None, True
-            if other.get("obsolete_on_first") == train.name:
+            elif other.get("obsolete_on_first") == train.name:
                 for t in st.trains:
                     if t.name == other["name"] and t.owner is not None and not t.gone:
                         st.extra["obsolete"].append(t.id)  # type: ignore[attr-defined]
         for event in spec.get("events_on_first_purchase", []) or []:
-            if event == "minors_closed":
+            if event == "minors_closed" and "delay_minor_close" in self.options:  # type: ignore[attr-defined]
+                st.extra["minor_close_pending"] = True  # at the start of the next stock round
+            elif event == "minors_closed":
                 self.close_minors(game)
             elif event == "close_companies":
                 for c in st.companies.values():
@@ -313,17 +322,56 @@ class MexOperatingRules:
             company = st.companies[minor_id]
             company.closed, company.owner = True, None
 
+    def emergency_sell(self, game: Game, rnd: Any, corp: Corporation, pid: str, action: Any) -> None:
+        """A president raising cash for a forced purchase may sell anything the pool can take,
+        except a sale that would cost him the presidency of the buying company."""
+        from engine.flow.stock import sell_certs
+
+        st = game.state
+        if pid != shares.president(corp):
+            raise EngineError(f"Only {corp.id}'s president may sell shares to buy its train.", rule="ebuy.who")
+        if not self.must_buy_train(game, rnd, corp):
+            raise EngineError(f"{corp.id} is not forced to buy a train; shares may be sold only in a stock round.",
+                              rule="ebuy.not_forced")
+        certs = []
+        for sid in action.shares:
+            target = st.corporations.get(sid.rsplit("_", 1)[0])
+            cert = next((x for x in target.certs if x.id == sid), None) if target else None
+            if cert is None or cert.owner != pid:
+                raise EngineError(f"You do not hold {sid}.", rule="ebuy.cert")
+            certs.append(cert)
+        target = st.corporations[certs[0].corp]
+        pct = action.percent or sum(c.percent for c in certs)
+        if shares.percent(target, "market") + pct > self.pool_limit():  # type: ignore[attr-defined]
+            raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",  # type: ignore[attr-defined]
+                              rule="ebuy.pool")
+        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+        if target is corp and others > shares.percent(target, pid) - pct:
+            raise EngineError(f"Selling that would hand over the presidency of {corp.id}, which is buying the train.",
+                              rule="ebuy.presidency")
+        sell_certs(game, target, pid, certs, pct)
+        rnd.turn.sold_shares = True
+        # the companies yet to operate this round are re-sorted by their new prices
+        waiting = [c for c in rnd.order[rnd.index + 1:] if st.corporations[c].cell is not None]
+        waiting.sort(key=lambda cid: mk.order_key(st, self.market, st.corporations[cid]))
+        rnd.order[rnd.index + 1:] = [c for c in rnd.order[rnd.index + 1:] if c not in waiting] + waiting
+
     # ------------------------------------------------------------ private companies
     def purchasable_companies(self, game: Game, rnd: Any, corp: Corporation) -> list[Any]:
         st = game.state
+        players = {p.id for p in st.players}
+        kcmo = st.companies[KCMO]
+        if corp.kind != "minor" and st.phase == "2" and "early_buy_of_kcmo" in self.options:  # type: ignore[attr-defined]
+            return [kcmo] if kcmo.owner in players and not kcmo.closed else []
         if corp.kind == "minor" or "can_buy_companies" not in self.phase_data(game).get(  # type: ignore[attr-defined]
                 "engine_status_flags", []):
             return []
-        players = {p.id for p in st.players}
         return [c for c in st.companies.values()
                 if c.owner in players and not c.closed and c.id not in NOT_FOR_CORPORATIONS]
 
     def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
+        if company.id == KCMO and game.state.phase == "2" and "early_buy_of_kcmo" in self.options:  # type: ignore[attr-defined]
+            return (1, company.value)
         return (math.ceil(company.value / 2), math.floor(company.value * 3 / 2))
 
     def company_purchase_refusal(self, game: Game, rnd: Any, corp: Corporation, company: Any) -> str:

@@ -45,7 +45,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         st.extra.update(
             reserved=list(RESERVED), cert_limit_adjust=0, sr_started=False, end_trigger=None,
             obsolete=[], merge_candidates=[], merge_trigger=None, cities_to_select=[],
-            merged=None, ors_in_set=1, first_bought=[],
+            merged=None, ors_in_set=1, first_bought=[], recently_floated=[],
+            minor_close_pending=False,
         )
         return st
 
@@ -160,7 +161,18 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         return "ndm_unavailable" in self.phase_data(game).get("engine_status_flags", [])
 
     def on_stock_round_start(self, game: Game, rnd: Any) -> None:
-        game.state.extra["sr_started"] = True
+        st = game.state
+        st.extra["sr_started"] = True
+        if st.extra["minor_close_pending"]:  # option delay_minor_close
+            st.extra["minor_close_pending"] = False
+            self.close_minors(game)
+
+    def on_float(self, game: Game, corp: Corporation) -> None:
+        game.state.extra["recently_floated"].append(corp.id)  # type: ignore[attr-defined]
+
+    def end_of_operating_round(self, game: Game, rnd: Any) -> None:
+        super().end_of_operating_round(game, rnd)
+        game.state.extra["recently_floated"] = []
 
     def extra_buy_error(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert) -> str | None:
         if corp.id == NDM and self.ndm_unavailable(game):
