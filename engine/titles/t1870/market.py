@@ -56,19 +56,18 @@ def move_right(game: Game, corp: Corporation) -> None:
         mk.move(game.state, corp, nxt)
     else:
         mk.move(game.state, corp, m.up(corp.cell))
-    game.title.after_price_move(game, corp)
+    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]
 
 
 def move_left(game: Game, corp: Corporation) -> None:
     assert corp.cell is not None
     mk.move(game.state, corp, left(game, corp.cell))
-    game.title.after_price_move(game, corp)
+    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]
 
 
 def drop_for_sale(game: Game, corp: Corporation, shares: int) -> None:
     """One row down per share; a single share never carries the price into the ledge (the move
     is carried to the next share of the same sale, or lost)."""
-    m = game.title.market
     carried = False
     for _ in range(shares):
         assert corp.cell is not None
@@ -81,12 +80,11 @@ def drop_for_sale(game: Game, corp: Corporation, shares: int) -> None:
             carried = True
         else:
             mk.move(game.state, corp, down(game, corp.cell))
-    game.title.after_price_move(game, corp)
+    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]
 
 
 def drop_cell(game: Game, corp: Corporation, shares: int) -> Cell | None:
     """Where a sale of `shares` would leave the price (without moving it)."""
-    m = game.title.market
     cell = corp.cell
     if cell is None:
         return None

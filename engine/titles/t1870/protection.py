@@ -24,20 +24,19 @@ def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -
     st, t = game.state, game.title
     pid = sale["president"]
     corp = st.corporations[sale["corp"]]
-    if pid is None or pid == sale["seller"] and "can_protect_if_sold" not in t.options:
-        if pid is None:
-            return f"{corp.id} had no president to protect the sale."
+    if pid is None:
+        return f"{corp.id} had no president to protect the sale."
     if corp.id in sold_this_round and not ("can_protect_if_sold" in t.options and pid != sale["seller"]):
         return f"You sold {corp.id} this round, so you may not price-protect it."
     price = t.share_price(corp) * sale["pct"] // 10
     if st.player(pid).cash < price:
         return f"Price protection of {sale['pct']}% of {corp.id} costs ${price}; you have ${st.player(pid).cash}."
     if not any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
-        t._count_as_protected = corp.id  # protected, the price stays where it counts
+        t._count_as_protected = corp.id  # type: ignore[attr-defined]  # protected, the price stays where it counts
         try:
             n = t.cert_count(game, pid) + sale["pct"] // 10
         finally:
-            t._count_as_protected = None
+            t._count_as_protected = None  # type: ignore[attr-defined]
         if n > t.cert_limit(game):
             return (f"Price protection would take you over the certificate limit ({t.cert_limit(game)}); "
                     "you may not sell to make room.")

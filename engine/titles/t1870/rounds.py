@@ -59,7 +59,7 @@ class Auction1870(WaterfallAuction):
         g.state.companies[corp_id].closed = True
 
     def process(self, action: Any) -> None:
-        self.game.title.note_logged_checks(action)
+        self.game.title.note_logged_checks(action)  # type: ignore[attr-defined]
         if action.type == "end_game":
             end_manually(self.game)
             return
@@ -298,6 +298,12 @@ class OperatingRound1870(OperatingRound):
 
     def queue(self) -> list[dict[str, Any]]:
         return protection.queue(self.game)
+
+    def corp(self) -> Corporation:
+        """The corporation operating now: one making its connection run comes first."""
+        if self.conn_runs:
+            return self.game.state.corporations[self.conn_runs[0]]
+        return super().corp()
 
     def in_protection(self) -> bool:
         return bool(self.queue()) and self.step_name() == "done" and not self.awaiting_next

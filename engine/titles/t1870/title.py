@@ -50,6 +50,9 @@ class Title1870(Title):
             bank_broken=False,
         )
         self._logged_checks: list[list[str]] | None = None
+        self._board_for: str | None = None
+        self._count_as_protected: str | None = None
+        self._sale_context: tuple[str | None, str | None] = (None, None)
         return st
 
     def first_round(self, game: Game) -> Round:
@@ -398,6 +401,8 @@ class Title1870(Title):
         block a city (a corporation's own destination token is a station for it)."""
         board = super().board(game)
         me = getattr(self, "_board_for", None)
+        if me is None and game.round.kind == "operating" and not game.round.finished:
+            me = game.round.current()[0]
         extras = {c.extra.get("destination_hex_reached"): c.id for c in game.state.corporations.values()
                   if c.extra.get("destination_hex_reached") and c.id != me}
         if not extras:
@@ -594,7 +599,6 @@ class Title1870(Title):
         super().buy_company(game, rnd, corp, action)
 
     def process_company_action(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any, action: Any) -> None:
-        st = game.state
         if action.type == "assign" and company.id in (CATTLE, PORT):
             self.assign(game, corp, company, action.target)
             return
