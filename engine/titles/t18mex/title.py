@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
+from engine.flow.stock import StockRound
 from engine.state import IPO, MARKET, Cert, Corporation
 from engine.title import Title
 from engine.titles.t18mex.auction import MexAuction
@@ -24,6 +25,24 @@ if TYPE_CHECKING:
 # trade-in certificates, handed out later: minors A/B (NdM 5%), C (UdY 10%), the merger (NdM 10%)
 RESERVED = ("NdM_7", "NdM_8", "UdY_8", "NdM_9")
 MINOR_FLAT_PAY = 15  # all-pass round of an unfinished auction: each floated minor and its owner
+
+
+class MexStockRound(StockRound):
+    """The common stock round; an NdM sale may swap a 10% share for a 5% one from the pool."""
+
+    def _do_sell_shares(self, pid: str, action: Any) -> None:
+        corp = self.game.state.corporations.get(str(action.shares[0]).rsplit("_", 1)[0]) if action.shares else None
+        certs = [c for c in corp.certs if c.id in action.shares] if corp else []
+        if corp is not None and action.percent == 5 and sum(c.percent for c in certs) == 10:
+            err = self.sell_error(pid, corp, 5)
+            if err:
+                raise EngineError(err, rule="stock.sell")
+        if corp is not None and self.title.swap_sale(self.game, corp, pid, certs, action.percent or 0):
+            self.sold_this_round.setdefault(pid, set()).add(corp.id)
+            self.turn_state.sold = True
+            self.turn_state.sold_corps.append(corp.id)
+            return
+        super()._do_sell_shares(pid, action)
 
 
 class Title18MEX(MexOperatingRules, MergerRules, Title):
@@ -200,7 +219,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 raise EngineError("Only a 5% NdM certificate may be handed in, for a 10% NdM share "
                                   "from the market.", rule="stock.swap")
             five.owner = MARKET
-            price = math.ceil(price / 2)
+            price -= math.ceil(price / 2)  # less the 5% certificate's value (half, rounded up)
         super().do_buy_cert(game, rnd, pid, corp, cert, price, action)
 
     def player_value(self, game: Game, player: Any) -> int:
@@ -230,6 +249,24 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
 
     def extra_stock_kinds(self, game: Game, rnd: Any, pid: str) -> list[str]:
         return ["buy_company"] if self.tradeable_companies(game, rnd, pid) else []
+
+    def stock_round(self, game: Game) -> Round:
+        return MexStockRound(game)
+
+    def swap_sale(self, game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: int) -> bool:
+        """Selling a 10% NdM share for 5%: the share goes to the pool and a 5% one comes back
+        from it; the seller gets the share's price less the 5% one's and the price does not move."""
+        st = game.state
+        five = next((c for c in corp.certs if c.owner == MARKET and c.percent == 5), None)
+        if (corp.id != NDM or five is None or len(certs) != 1 or certs[0].percent != 10 or pct != 5
+                or certs[0].owner != pid or certs[0].president):
+            return False
+        certs[0].owner, five.owner = MARKET, pid
+        price = self.share_price(corp)
+        amount = price - self.sale_proceeds(corp, price, 5)
+        st.player(pid).cash += amount
+        st.bank.cash -= amount
+        return True
 
     def process_stock_extra(self, game: Game, rnd: Any, action: Any) -> bool:
         if action.type == "end_game":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from tests.engine.t18mex._helpers import G13315, G17849, at, rejected
+from tests.engine.t18mex._helpers import G13315, G17849, act, at, rejected
 
 
 def test_ndm_not_for_sale_before_phase_3_5() -> None:
@@ -52,3 +52,17 @@ def test_five_percent_sale_pays_half_a_share_rounded_up_and_keeps_the_price() ->
     ndm_b, ndm_a = before.state.corporations["NdM"], after.state.corporations["NdM"]
     assert after.state.player("1539").cash - before.state.player("1539").cash == 28
     assert ndm_a.cell == ndm_b.cell
+
+
+def test_swap_a_five_percent_certificate_for_a_pool_share() -> None:
+    g = at(G13315, 165)  # a stock turn after phase 3½
+    pid = g.round.current()[0]
+    ndm = g.state.corporations["NdM"]
+    five = next(c for c in ndm.certs if c.id == "NdM_7")
+    ten = next(c for c in ndm.certs if c.percent == 10 and c.owner == "ipo" and c.id != "NdM_9")
+    five.owner, ten.owner = pid, "market"  # set the position up: a 5% held, a 10% in the pool
+    price = g.title.share_price(ndm)
+    cash = g.state.player(pid).cash
+    act(g, pid, "buy_shares", etype="player", shares=[ten.id], percent=10, swap="NdM_7")
+    assert (ten.owner, five.owner) == (pid, "market")
+    assert g.state.player(pid).cash == cash - (price - math.ceil(price / 2))
