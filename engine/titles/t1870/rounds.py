@@ -294,6 +294,7 @@ class OperatingRound1870(OperatingRound):
         self.conn_stage = "choose"
         self.conn_revenue = 0
         self.awaiting_next = False
+        self.unsorted: list[str] | None = None  # the order before the last connection re-sort
         super().__init__(game, round_num)
 
     def queue(self) -> list[dict[str, Any]]:
@@ -384,6 +385,8 @@ class OperatingRound1870(OperatingRound):
             corp = st.corporations.get(str(action.entity))
             if corp is not None and t.destination_hex(corp):  # a connection the log knew about
                 self.conn_runs.append(corp.id)
+        if not self.conn_runs:
+            self._follow_logged_order(action)
         if self.conn_runs:
             self._connection(action)
         elif self.in_protection():
@@ -436,10 +439,31 @@ class OperatingRound1870(OperatingRound):
             self.conn_stage = "choose"
             self._resort()
 
+    def _follow_logged_order(self, action: Any) -> None:
+        """Until 2023-10 the site did not re-sort after a connection run: if the log has the
+        corporation of the unsorted order act at the start of a turn, follow the log."""
+        if self.unsorted is None or action.entity_type not in ("corporation", "company"):
+            return
+        start = self.index if not self.awaiting_next else self.index + 1
+        fresh = self.awaiting_next or (self.turn.step == 0 and not self.turn.laid and not self.turn.ran)
+        rest = [c for c in self.unsorted if c in self.order[start:]]
+        owner = str(action.entity)
+        if owner in self.game.state.companies and owner not in self.game.state.corporations:
+            owner = str(self.game.state.companies[owner].owner)
+        if not fresh or not rest or rest[0] != owner or self.order[start] == owner:
+            return
+        self.order[start:] = rest
+        self.unsorted = None
+        if not self.awaiting_next:  # restart the turn for the corporation the log names
+            self.turn = TurnState()
+            self.title.start_turn(self.game, self, self.corp())
+            self._settle()
+
     def _resort(self) -> None:
         """Corporations still to operate this round are re-sorted by their current prices."""
         st = self.game.state
         start = self.index + 1
+        self.unsorted = list(self.order)
         waiting = [c for c in self.order[start:] if st.corporations[c].cell is not None]
         waiting.sort(key=lambda cid: mk.order_key(st, self.title.market, st.corporations[cid]))
         self.order[start:] = waiting

@@ -342,12 +342,26 @@ class Title1870(Title):
         if action.hex in rnd.turn.laid_hexes:
             raise EngineError(f"{corp.id} has already laid a tile on {action.hex} this turn.",
                               rule="track.same_hex")
+        self.allow_old_copy(game, action.tile)
         found = tiles.take_tile(game.state, self.data, action.tile)
         if found is not None:
             err = self.river_error(game, action.hex, found[0], action.rotation)
             if err:
                 raise EngineError(err, rule="track.river")
         super().lay_tile(game, rnd, corp, action, **kw)
+
+    def allow_old_copy(self, game: Game, copy_id: str) -> None:
+        """Logs from before 2021-04-23 had five copies of #5 and #6: a copy the current manifest
+        does not know, and that is nowhere on the map, is taken as an extra copy (follow the log)."""
+        name, _, num = copy_id.rpartition("-")
+        tile = self.data.tiles.get(name)
+        if tile is None or not num.isdigit() or copy_id in tile.copy_ids or tile.count is None:
+            return
+        if any(p.copy_id == copy_id for p in game.state.tiles.values()):
+            return
+        supply = game.state.tile_supply.setdefault(name, [])
+        if copy_id not in supply and int(num) < 5:
+            supply.append(copy_id)
 
     def river_error(self, game: Game, hex_name: str, tile: Any, rotation: int) -> str | None:
         """While a player holds the Mississippi River Bridge Company no track may cross the river."""
