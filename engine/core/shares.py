@@ -52,7 +52,8 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     # exchange: new president hands over ordinary certs worth the president's certificate
     need = pres_cert.percent
     give: list[Cert] = []
-    for c in sorted(certs_of(corp, new), key=lambda c: (c.president, _cert_index(c))):
+    # larger certificates first, so that half shares (18MEX NdM 5%) go only when needed
+    for c in sorted(certs_of(corp, new), key=lambda c: (c.president, -c.percent, _cert_index(c))):
         if c.president or need <= 0:
             continue
         if c.percent <= need:

@@ -379,7 +379,7 @@ def sell_certs(game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: 
         order = players[start + 1 :] + players[:start]
         new = next(p for p in order if held[p] == best)
         need = pres.percent
-        for c in sorted(shares.certs_of(corp, new), key=lambda c: c.id):
+        for c in sorted(shares.certs_of(corp, new), key=lambda c: (-c.percent, c.id)):
             if need <= 0:
                 break
             if not c.president and c.percent <= need:
