@@ -130,16 +130,13 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             minor.extra["owner"] = pid
             minor.floated = True
             return None
-        for ability in [(company.id, self._company_share(company.id))]:
-            cert_id = ability[1]
-            if cert_id is None:
-                continue
-            corp = st.corporations[cert_id.rsplit("_", 1)[0]]
-            cert = next(c for c in corp.certs if c.id == cert_id)
-            cert.owner = pid
-            if cert.president:
-                return corp.id
-        return None
+        cert_id = self._company_share(company.id)
+        if cert_id is None:
+            return None
+        corp = st.corporations[cert_id.rsplit("_", 1)[0]]
+        cert = next(c for c in corp.certs if c.id == cert_id)
+        cert.owner = pid
+        return corp.id if cert.president else None
 
     def _company_share(self, company_id: str) -> str | None:
         for c in self.data.companies:
