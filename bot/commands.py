@@ -142,29 +142,32 @@ MOVES: tuple[Spec, ...] = (
     # title-specific moves, named as players know them; the engine decides if they apply
     Spec(
         "protect",
-        "1870: price-protect the shares just sold",
-        (_CORP, _p("share", "share", required=False, autocomplete=True)),
-        moves.buy,
+        "1870: price-protect the shares just sold (buy the bundle back)",
+        (
+            _CORP,
+            _p("shares", "certificate ids (default: the engine picks)", required=False),
+        ),
+        moves.protect,
     ),
     Spec(
         "redeem",
         "1870: the corporation redeems one of its shares",
-        (_CORP, _p("share", "share", required=False, autocomplete=True)),
-        moves.buy,
+        (_CORP, _p("share", "share (default: one from the market)", required=False)),
+        moves.redeem,
     ),
-    Spec(
-        "reissue",
-        "1870: the corporation reissues shares",
-        (_CORP, _p("percent", "percent", autocomplete=True)),
-        moves.sell,
-    ),
+    Spec("reissue", "1870: the corporation reissues its redeemed shares", (_CORP,), moves.reissue),
     Spec(
         "connect",
-        "1870: run a destination connection",
-        (_p("routes", "'best' or routes JSON", required=False),),
-        moves.run_routes,
+        "1870: connection run - destination token on the Map or the Charter",
+        (_p("where", "Map or Charter", required=False, autocomplete=True),),
+        moves.connect,
     ),
-    Spec("merge", "18MEX: merge a minor into the NdM / choose the merger", (_CORP,), moves.merge),
+    Spec(
+        "merge",
+        "18MEX: accept the NdM merger offered to your corporation (/pass declines)",
+        (_p("corporation", "the corporation offered the merger", required=False),),
+        moves.merge,
+    ),
 )
 
 OTHER: tuple[Spec, ...] = (

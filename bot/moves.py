@@ -124,8 +124,11 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             return _unique(trains)
         case "kind":
             return [(str(k), str(k)) for k in _get(legal, "dividends")]
-        case "choice":
-            return [(str(c), str(c)) for c in _get(legal, "choices")]
+        case "choice" | "where":
+            choices = [(str(c), str(c)) for c in _get(legal, "choices")]
+            if not choices and "choose" in kinds(legal):  # 1870 connection run
+                choices = [(c, c) for c in CONNECTION_CHOICES]
+            return choices
         case _:
             return []
 
@@ -173,17 +176,77 @@ def buy(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any
     return {"type": "buy_shares", "shares": [chosen[0]]}
 
 
+def _player_of(legal: Any) -> dict[str, Any]:
+    """The player behind the acting entity: a player's own move during a corporation's turn
+    (selling shares to raise cash for a train) is made by that player, not the corporation."""
+    if getattr(legal, "entity_type", "player") != "player" and getattr(legal, "player", None):
+        return {"entity": str(legal.player), "entity_type": "player"}
+    return {}
+
+
 def sell(
     legal: Any, corporation: str, percent: str | int, shares: str | None = None
 ) -> dict[str, Any]:
-    """Sell `percent` of a corporation; `shares` optionally names the certificates (ids)."""
-    action: dict[str, Any] = {
+    """Sell `percent` of a corporation; `shares` optionally names the certificates (ids).
+
+    Without ids the engine picks the certificates (`shares: [corporation]`). Always a player
+    action: during an operating round it is the president raising cash for a train."""
+    ids = (shares or "").replace(",", " ").split()
+    return {
         "type": "sell_shares",
-        "corporation": corporation,
-        "shares": (shares or "").replace(",", " ").split(),
-        "percent": int(str(percent).rstrip("%")),
+        "shares": ids or [corporation],
+        "percent": _percent(percent),
+        **_player_of(legal),
     }
-    return action
+
+
+def _percent(value: str | int) -> int:
+    try:
+        return int(str(value).strip().rstrip("%"))
+    except ValueError as err:
+        raise BotError(f"{value!r} is not a percentage.") from err
+
+
+# -- title-specific moves (see /work/shared/reference/action-log-format.md) -------------------
+
+
+def protect(legal: Any, corporation: str, shares: str | None = None) -> dict[str, Any]:
+    """1870 price protection: the player buys back the bundle just sold (the engine picks the
+    certificates from the market unless they are named)."""
+    ids = (shares or "").replace(",", " ").split()
+    return {"type": "buy_shares", "shares": ids or [corporation], **_player_of(legal)}
+
+
+def redeem(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any]:
+    """1870: the corporation buys one of its shares (from the market unless `share` is named)."""
+    return {
+        "type": "buy_shares",
+        "entity": corporation,
+        "entity_type": "corporation",
+        "shares": [share] if share else [],
+        "percent": 10,
+    }
+
+
+def reissue(legal: Any, corporation: str) -> dict[str, Any]:
+    """1870: the corporation returns all its redeemed shares to its treasury for sale."""
+    return {
+        "type": "sell_shares",
+        "entity": corporation,
+        "entity_type": "corporation",
+        "shares": [],
+    }
+
+
+CONNECTION_CHOICES = ("Map", "Charter")
+
+
+def connect(legal: Any, where: str = "Map") -> dict[str, Any]:
+    """1870 connection run: the destination token goes on the map (bonus) or the charter."""
+    choice = next((c for c in CONNECTION_CHOICES if c.lower() == where.strip().lower()), None)
+    if choice is None:
+        raise BotError("Choose Map (token on the map) or Charter.")
+    return {"type": "choose", "choice": choice}
 
 
 def pass_(legal: Any) -> dict[str, Any]:
@@ -271,8 +334,10 @@ def assign(legal: Any, target: str) -> dict[str, Any]:
     return {"type": "assign", "target": target.upper(), "target_type": "hex"}
 
 
-def merge(legal: Any, corporation: str) -> dict[str, Any]:
-    return {"type": "merge", "corporation": corporation}
+def merge(legal: Any, corporation: str | None = None) -> dict[str, Any]:
+    """18MEX: the corporation offered the NdM merger accepts (`/pass` declines)."""
+    corp = corporation or str(getattr(legal, "entity", ""))
+    return {"type": "merge", "corporation": corp, "entity": corp, "entity_type": "corporation"}
 
 
 def bankrupt(legal: Any) -> dict[str, Any]:

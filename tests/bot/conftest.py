@@ -1,4 +1,9 @@
-"""Fixtures: the real discord.py client (RailBot) against the fake Discord on 127.0.0.1."""
+"""Fixtures: the real discord.py client (RailBot) against the fake Discord on 127.0.0.1,
+with the real engine (engine.Game), the real renderer (PNG) and a real SQLite file.
+
+`play(env, thread, SCRIPT)` drives an 18MS game for Alice, Bob and Cy (seated in that order)
+through the private draft and the first stock round into GMO's first operating turn, with
+moves the engine's `legal_moves` offers."""
 
 from __future__ import annotations
 
@@ -13,10 +18,15 @@ import pytest
 
 from bot.app import RailBot
 from bot.config import Config
-from bot.service import EnginePort, Renderer, Service
+from bot.service import EnginePort, RealEngine, RealRenderer, Renderer, Service
 from bot.store import Store
 from tests.bot.fake_discord import FakeDiscord, Sent, User
-from tests.bot.fake_engine import FakePort, FakeRenderer
+
+SHARED = Path("/work/shared")
+FIXTURES = SHARED / "fixtures"
+needs_shared = pytest.mark.skipif(
+    not FIXTURES.is_dir(), reason=f"{FIXTURES} is absent (recorded games live in ../shared)"
+)
 
 
 class Env:
@@ -118,6 +128,9 @@ class Env:
         await self.settle()
         return sent
 
+    async def log_types(self, game_id: int = 1) -> list[str]:
+        return [r.action["type"] for r in await self.service.store.actions(game_id)]
+
     async def new_game(self, *players: User, title: str = "18MS") -> int:
         """Create a game by the first player, everyone joins, start in this seat order."""
         creator = players[0]
@@ -131,20 +144,61 @@ class Env:
         return thread
 
 
+# -- a scripted 3-player 18MS opening (seats: Alice, Bob, Cy) ---------------------------------
+# (who, command, options); "A"/"B"/"C" name Alice/Bob/Cy. The draft goes in reverse seat order.
+DRAFT: list[tuple[str, str, dict[str, Any]]] = [
+    ("C", "bid", {"company": "M&O", "price": "70"}),
+    ("B", "bid", {"company": "MC", "price": "60"}),
+    ("A", "bid", {"company": "AGS", "price": "30"}),
+]
+STOCK_ROUND: list[tuple[str, str, dict[str, Any]]] = [
+    ("A", "par", {"corporation": "GMO", "price": "70"}),
+    ("B", "par", {"corporation": "IC", "price": "70,1,2"}),
+    ("C", "buy", {"corporation": "GMO"}),
+    ("A", "buy", {"corporation": "GMO", "share": "GMO_2"}),
+    ("B", "buy", {"corporation": "IC"}),
+    ("C", "buy", {"corporation": "GMO"}),
+    ("A", "buy", {"corporation": "GMO"}),  # GMO floats (60%)
+    ("B", "pass", {}),
+    ("C", "pass", {}),
+    ("A", "pass", {}),
+]
+# then Operating Round 1: GMO (president Alice) may lay on H6: 57-0 rotations 1, 4; ...
+
+
+def user_of(env: Env, who: str) -> User:
+    return {"A": env.alice, "B": env.bob, "C": env.cy, "D": env.dee}[who]
+
+
+async def play(env: Env, thread: int, script: list[tuple[str, str, dict[str, Any]]]) -> list[Sent]:
+    """Play scripted moves; every one must be accepted (a public reply)."""
+    out = []
+    for who, name, options in script:
+        sent = await env.cmd(user_of(env, who), thread, name, **options)
+        assert not sent.ephemeral, f"{who} /{name} {options}: {sent.content}"
+        out.append(sent)
+    return out
+
+
+def engine_game(*user_ids: int) -> Any:
+    """An engine game seated like the bot's (engine ids are Discord user ids)."""
+    from engine.game import Game
+
+    return Game("18MS", players=[(str(u), f"P{u}") for u in user_ids], options=[])
+
+
 @pytest.fixture
 def engine_port() -> EnginePort:
-    return FakePort()
+    return RealEngine()
 
 
 @pytest.fixture
-def renderer() -> FakeRenderer:
-    return FakeRenderer()
+def renderer() -> Renderer:
+    return RealRenderer()
 
 
 @pytest.fixture
-async def env(
-    tmp_path: Path, engine_port: EnginePort, renderer: FakeRenderer
-) -> AsyncIterator[Env]:
+async def env(tmp_path: Path, engine_port: EnginePort, renderer: Renderer) -> AsyncIterator[Env]:
     e = Env(tmp_path, engine_port, renderer)
     await e.start()
     try:

@@ -1,4 +1,4 @@
-"""End to end through discord.py: create, join, start, list, abandon."""
+"""End to end through discord.py and the real engine: create, join, start."""
 
 from __future__ import annotations
 
@@ -15,13 +15,25 @@ async def test_create_join_start(env: Env) -> None:
     assert welcome and "/join" in welcome[0].content and welcome[0].mentions["parse"] == []
     sent = await env.cmd(env.bob, thread, "join")
     assert "Bob" in sent.content
+    sent = await env.cmd(env.bob, thread, "join")
+    assert sent.ephemeral and "already" in sent.content
     sent = await env.cmd(env.bob, thread, "start")
     assert sent.ephemeral and "creator" in sent.content
-    sent = await env.cmd(env.alice, thread, "start", seating=f"<@{env.bob.id}> <@{env.alice.id}>")
-    assert "starts" in sent.content and "1. Bob" in sent.content
-    assert f"<@{env.bob.id}>" in sent.content
-    assert [int(u) for u in sent.mentions["users"]] == [env.bob.id] and sent.mentions["parse"] == []
+    sent = await env.cmd(env.cy, thread, "join")
+    assert "Cy" in sent.content
+    seating = f"<@{env.bob.id}> <@{env.cy.id}> <@{env.alice.id}>"
+    sent = await env.cmd(env.alice, thread, "start", seating=seating)
+    assert "starts" in sent.content and "1. Bob, 2. Cy, 3. Alice" in sent.content
+    # 18MS: the private draft starts with the last seat
+    assert f"<@{env.alice.id}> to act" in sent.content
+    assert [int(u) for u in sent.mentions["users"]] == [env.alice.id]
+    assert sent.mentions["parse"] == []
     assert sent.files and sent.files[0][0] == "status.png"
+    assert sent.files[0][1].startswith(b"\x89PNG\r\n\x1a\n")
     record = await env.service.store.game(1)
     assert record is not None and record.status == "active"
-    assert [p.name for p in record.seated] == ["Bob", "Alice"]
+    assert [p.name for p in record.seated] == ["Bob", "Cy", "Alice"]
+    live = await env.service._live(1)
+    assert live.game.legal().round == "Private Company Draft"
+    sent = await env.cmd(env.dee, thread, "join")
+    assert sent.ephemeral and "already started" in sent.content

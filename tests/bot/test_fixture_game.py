@@ -1,65 +1,35 @@
-"""A whole recorded 18MS game re-played as slash commands by the right Discord users.
+"""Whole recorded 18MS games re-played as slash commands by the right Discord users.
 
-Needs the real engine (replay, legal moves, view) and /work/shared/fixtures; skipped with the
-reason otherwise. The fixture files are read in place, never copied.
+Every effective action of an 18xx.games export (undo/redo resolved by the engine's
+`effective_actions`) is typed as the slash command a player would use, by the Discord user who
+controls the acting entity at that moment (worked out by a reference engine game stepping
+alongside, not by the bot). The game must end with exactly the recorded `result`, with real
+map/market PNGs posted. The fixture files are read in place from ../shared, never copied;
+without ../shared the tests skip.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.service import EnginePort, RealEngine, RealRenderer, Renderer
-from tests.bot.conftest import Env
+from tests.bot.conftest import FIXTURES, Env, needs_shared
 from tests.bot.fake_discord import Sent, User
-from tests.bot.fake_engine import FakeRenderer
 
-FIXTURES = Path("/work/shared/fixtures/18MS")
-
-
-def _missing_engine() -> str | None:
-    for module in ("engine.game", "engine.legal", "engine.viewbuild", "engine.io.export18xx"):
-        try:
-            if importlib.util.find_spec(module) is None:
-                return f"{module} has not landed yet"
-        except ModuleNotFoundError:
-            return f"{module} has not landed yet"
-    return None
+pytestmark = needs_shared
+GAMES = FIXTURES / "18MS"
 
 
-pytestmark = [
-    pytest.mark.skipif(not FIXTURES.is_dir(), reason="/work/shared/fixtures is absent"),
-    pytest.mark.skipif(_missing_engine() is not None, reason=str(_missing_engine())),
-]
+def effective_log(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The actions in effect at the end of the export (undo/redo resolved, no messages)."""
+    from engine import dump_action
+    from engine.game import effective_actions
+    from engine.io.export18xx import import_game
 
-
-@pytest.fixture
-def engine_port() -> EnginePort:
-    return RealEngine()
-
-
-@pytest.fixture
-def renderer() -> Renderer:
-    return RealRenderer()
-
-
-def _engine_cannot_answer(data: dict[str, Any], log: list[dict[str, Any]]) -> str | None:
-    """Why the engine cannot answer legal()/view() at every step of this game (or None)."""
-    from engine.game import Game
-
-    game = Game(data["title"], [(str(p["id"]), str(p["name"])) for p in data["players"]], [])
-    for action in log:
-        game.apply(action)
-        try:
-            game.legal()
-            game.view()
-        except Exception as err:  # an engine bug, reported to the engine's owner
-            return f"engine: legal()/view() raise {err!r} after action {action.get('id')}"
-    return None
+    game = import_game(data)
+    return [dump_action(a) for a in effective_actions(game.log) if a.type != "message"]
 
 
 def command_for(action: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -119,108 +89,64 @@ def command_for(action: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 async def replay_as_commands(
     env: Env, data: dict[str, Any], actions: list[dict[str, Any]]
-) -> tuple[Sent | None, int]:
+) -> tuple[Sent | None, int, dict[str, User]]:
     """Start a game for the export's players and play `actions` as their slash commands."""
+    from engine.game import Game
+
     exported = [str(p["id"]) for p in data["players"]]
     users = {pid: User(5000 + i, f"P{pid}") for i, pid in enumerate(exported)}
-    by_discord = {str(u.id): u for u in users.values()}
+    ref = Game(data["title"], [(pid, f"P{pid}") for pid in exported], [])
     thread = await env.new_game(*users.values())
     images = 0
     sent: Sent | None = None
     for action in actions:
-        if action["type"] == "message":
-            continue
         name, options = command_for(action)
-        live = await env.service._live(1)
         if action.get("entity_type") == "player":
             user = users[str(action["entity"])]
-        else:
-            user = by_discord[live.game.acting_players()[0]]
+        else:  # the president of the acting corporation, as the engine sees it now
+            (pid,) = ref.acting_players()
+            user = users[pid]
         sent = await env.cmd(user, thread, name, **options)
-        if sent.payload.get("components"):  # undo of another player's move: they consent
-            author = by_discord[str(sent.mentions["users"][0])]
-            request = sent.payload["components"][0]["components"][0]["custom_id"]
-            sent = await env.fake.click(author, sent, request)
-            await env.settle()
         assert not sent.ephemeral, f"action {action.get('id')} {action}: {sent.content}"
         images += len(sent.files)
-    return sent, images
+        ref.apply(action)
+    return sent, images, users
 
 
-@pytest.mark.parametrize("fixture", ["14375.json", "17510.json"])
-async def test_first_200_moves_with_real_images(tmp_path: Path, fixture: str) -> None:
-    """Works today: the opening of a recorded game, real engine and real renderer."""
-    from engine.io.export18xx import import_game
-
-    data = json.loads((FIXTURES / fixture).read_text())
-    log = import_game(data).export_actions()[:200]
-    env = Env(tmp_path, RealEngine(), RealRenderer())
-    await env.start()
-    try:
-        _sent, images = await replay_as_commands(env, data, log)
-        expected = import_game(data, upto=int(log[-1]["id"]))
-        live = await env.service._live(1)
-        cash = sorted(p.cash for p in live.game.view().players)
-        assert cash == sorted(p.cash for p in expected.view().players)
-        assert images > 0
-        pngs = [f for s in env.fake.sent for n, f in s.files if n.endswith(".png")]
-        assert pngs and all(f.startswith(b"\x89PNG") for f in pngs)
-        await env.settle()
-    finally:
-        await env.stop()
-    assert not env.fake.unknown and not env.errors
+def _pngs(env: Env) -> list[bytes]:
+    return [f for s in env.fake.sent for n, f in s.files if n.endswith(".png")]
 
 
 @pytest.mark.parametrize("fixture", ["14375.json", "17510.json"])
 async def test_recorded_game_as_slash_commands(env: Env, fixture: str) -> None:
-    from engine.io.export18xx import import_game
-
-    data = json.loads((FIXTURES / fixture).read_text())
-    log = import_game(data).export_actions()
-    broken = _engine_cannot_answer(data, log)
-    if broken:
-        pytest.skip(broken)
-    exported = [str(p["id"]) for p in data["players"]]
-    users = {pid: User(5000 + i, f"P{pid}") for i, pid in enumerate(exported)}
-    game_id = 1
-    sent, images = await replay_as_commands(env, data, log)
-    assert sent is not None
-    record = await env.service.store.game(game_id)
+    data = json.loads((GAMES / fixture).read_text())
+    log = effective_log(data)
+    sent, images, users = await replay_as_commands(env, data, log)
+    assert sent is not None and "Game over" in sent.content, sent
+    record = await env.service.store.game(1)
     assert record is not None and record.status == "finished"
-    assert "Game over" in sent.content
-    live = await env.service._live(game_id)
-    result = {str(users[pid].id): value for pid, value in data["result"].items()}
-    assert live.game.result() == result
-    assert images > 0
-    if not isinstance(env.renderer, FakeRenderer):
-        assert all(
-            f.startswith(b"\x89PNG")
-            for s in env.fake.sent
-            for _n, f in s.files
-            if _n.endswith(".png")
-        )
+    assert len(await env.service.store.actions(1)) == len(log)
+    live = await env.service._live(1)
+    assert live.game.result() == {str(users[p].id): v for p, v in data["result"].items()}
+    for pid, value in data["result"].items():
+        assert f"{users[pid].name} ${value}" in sent.content
+    pngs = _pngs(env)
+    assert images > 0 and len(pngs) == images + 1  # + the status image of /start
+    assert all(p.startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
+    names = {n for s in env.fake.sent for n, _f in s.files}
+    assert {"map.png", "market.png", "status.png"} <= names
 
 
-async def test_best_routes_and_autocomplete_with_real_engine(tmp_path: Path) -> None:
-    from engine.io.export18xx import import_game
-
-    data = json.loads((FIXTURES / "14375.json").read_text())
-    log = import_game(data).export_actions()
+async def test_best_routes_and_autocomplete_with_real_engine(env: Env) -> None:
+    data = json.loads((GAMES / "14375.json").read_text())
+    log = effective_log(data)
     first_run = next(i for i, a in enumerate(log) if a["type"] == "run_routes")
-    env = Env(tmp_path, RealEngine(), FakeRenderer())
-    await env.start()
-    try:
-        sent, _images = await replay_as_commands(env, data, log[:first_run])
-        assert sent is not None
-        live = await env.service._live(1)
-        uid = live.game.acting_players()[0]
-        user = User(int(uid), f"P{uid}")
-        thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
-        sent = await env.cmd(user, thread, "run")
-        assert not sent.ephemeral and " runs 2+-0" in sent.content, sent.content
-        choices = await env.fake.autocomplete(user, thread, "dividend", "kind")
-        assert {c["value"] for c in choices} <= {"payout", "withhold", "half"} and choices
-        await env.settle()
-    finally:
-        await env.stop()
-    assert not env.fake.unknown and not env.errors
+    sent, _images, users = await replay_as_commands(env, data, log[:first_run])
+    assert sent is not None
+    live = await env.service._live(1)
+    user = next(u for u in users.values() if str(u.id) == live.game.acting_players()[0])
+    thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+    sent = await env.cmd(user, thread, "run")
+    assert not sent.ephemeral and " runs 2+-0" in sent.content, sent.content
+    choices = await env.fake.autocomplete(user, thread, "dividend", "kind")
+    assert {c["value"] for c in choices} <= {"payout", "withhold", "half"} and choices

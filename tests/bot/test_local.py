@@ -7,31 +7,38 @@ from pathlib import Path
 
 from bot.config import Config
 from bot.local import LocalSession, run_local
-from bot.service import Service
+from bot.service import RealEngine, RealRenderer, Service
 from bot.store import Store
-from tests.bot.fake_engine import FakePort, FakeRenderer
 
 
 async def test_local_session_plays_a_few_moves(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "local.sqlite3")
-    service = Service(store, engine=FakePort(), renderer=FakeRenderer())
+    service = Service(store, engine=RealEngine(), renderer=RealRenderer())
     s = LocalSession(service, tmp_path / "img")
     try:
         assert "Say who you are" in await s.handle("join")
         assert "Created 18MS game #1" in await s.handle("alice: create 18MS")
         assert "bob joins" in (await s.handle("bob: join")).lower()
-        out = await s.handle("alice: start alice bob")
-        assert "1. alice" in out and "@alice to act" in out and "wrote" in out
-        out = await s.handle("bob: pass")
+        assert "cy joins" in (await s.handle("cy: join")).lower()
+        out = await s.handle("alice: start alice bob cy")
+        assert "1. alice" in out and "@cy to act" in out and "wrote" in out  # draft: last seat
+        out = await s.handle("bob: bid MC 60")
         assert out.startswith("(only you) It is not your turn")
-        assert "only you" in await s.handle("alice: bid M&O 5")
-        out = await s.handle("alice: lay E12 57-0 2")
-        assert "alice lays tile 57 on E12 (rotation 2)" in out and "@bob to act" in out
-        assert "map.png" in out and len(list((tmp_path / "img").iterdir())) == 2
+        out = await s.handle("cy: bid M&O 5")
+        assert out == "(only you) M&O costs exactly its face value, $70."
+        out = await s.handle("cy: bid M&O 70")
+        assert "cy bids $70 on M&O" in out and "@bob to act" in out
+        assert "bob bids $60 on MC" in await s.handle("bob: bid MC 60")
+        assert "alice bids $30 on AGS" in await s.handle("alice: bid AGS 30")
+        out = await s.handle("alice: par GMO 70")
+        assert "alice pars GMO" in out and "market.png" in out and "@bob to act" in out
+        png = tmp_path / "img"
+        assert all(f.read_bytes().startswith(b"\x89PNG") for f in png.iterdir())
+        assert len(list(png.iterdir())) == 2  # status.png, market.png
         out = await s.handle("bob: undo")
         assert "[Allow undo] type: allow 1" in out
         out = await s.handle("alice: allow 1")
-        assert "alice agrees: bob takes back lays tile 57" in out
+        assert "alice agrees: bob takes back pars GMO" in out
         out = await s.handle("as bob")
         assert "legal" in (await s.handle("help"))
         assert "not your turn" in await s.handle("pass")
@@ -40,7 +47,7 @@ async def test_local_session_plays_a_few_moves(tmp_path: Path) -> None:
         await store.close()
     # the same store is used by the next session
     store = await Store.open(tmp_path / "local.sqlite3")
-    assert len(await store.actions(1)) == 2
+    assert [a.action["type"] for a in await store.actions(1)] == ["bid"] * 3 + ["par", "undo"]
     await store.close()
 
 

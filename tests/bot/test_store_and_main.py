@@ -67,8 +67,11 @@ async def test_action_log_is_idempotent_per_interaction(tmp_path: Path) -> None:
 
 
 def test_main_without_token_starts_local_mode(tmp_path: Path) -> None:
-    env = {"PATH": "/usr/bin:/bin", "RAIL_CONFIG": str(tmp_path / "none.toml"),
-           "HOME": str(tmp_path)}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "RAIL_CONFIG": str(tmp_path / "none.toml"),
+        "HOME": str(tmp_path),
+    }
     proc = subprocess.run(
         [sys.executable, "-m", "bot"],
         input="help\nquit\n",
