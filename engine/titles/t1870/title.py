@@ -50,6 +50,7 @@ class Title1870(Title):
             bank_broken=False,
         )
         self._logged_checks: list[list[str]] | None = None
+        self._site_log = False  # the log carries the site's own connection checks
         self._board_for: str | None = None
         self._count_as_protected: str | None = None
         self._sale_context: tuple[str | None, str | None] = (None, None)
@@ -676,13 +677,33 @@ class Title1870(Title):
             return False
         if corp.home is None or not any(t.hex == corp.home[0] for t in corp.tokens):
             return False
-        from engine.routes.graph import reachable
+        from engine.routes.graph import can_pass, track_graph
 
-        board = self.board(game)
-        home_only = Board(board.data, board.tiles,
-                          {k: tuple(s if s != corp.id or k[0] == corp.home[0] else None for s in v)
-                           for k, v in board.tokens.items()})
-        return dest in reachable(home_only, corp.id).connected_hexes
+        self._board_for = corp.id
+        try:
+            board = self.board(game)
+        finally:
+            self._board_for = None
+        g = track_graph(board)
+        home = g.node_ids.get((corp.home[0], "city", corp.home[1]))
+        if home is None:
+            return False
+        longest = max(self.train_spec(game, t).max_stops for t in self.active_trains(game, corp))
+        # a walk from the destination to home within the longest train's reach
+        frontier = [(i, 1) for i, n in enumerate(g.nodes) if n.ref[0] == dest]
+        seen = {i for i, _ in frontier}
+        while frontier:
+            node, count = frontier.pop(0)
+            for link in g.links_from[node]:
+                nxt = link.b if link.a == node else link.a
+                if nxt == home and count + 1 <= longest:
+                    return True
+                if nxt in seen or count + 1 >= longest:
+                    continue
+                if can_pass(board, g.nodes[nxt], corp.id, self.pass_through_offboards):
+                    seen.add(nxt)
+                    frontier.append((nxt, count + 1))
+        return False
 
     def destination_choices(self, game: Game, corp: Corporation) -> list[str]:
         dest = self.destination_hex(corp)
@@ -717,6 +738,8 @@ class Title1870(Title):
             found = [c for batch in self._logged_checks for c in batch]
             self._logged_checks = []
             return [c for c in dict.fromkeys(found) if self.destination_hex(game.state.corporations[c])]
+        if self._site_log:  # a site log without a check here: none (a logged `choose` still starts one)
+            return []
         corps = [c for c in game.state.corporations.values() if c.floated and not c.closed]
         corps.sort(key=lambda c: mk.order_key(game.state, self.market, c) if c.cell else (0, 0, 0, 0))
         return [c.id for c in corps if self.connected_to_destination(game, c)]
@@ -724,6 +747,7 @@ class Title1870(Title):
     def note_logged_checks(self, action: Any) -> None:
         subs = [a for a in (action.auto_actions or []) if _atype(a) == "destination_connection"]
         if subs:
+            self._site_log = True
             self._logged_checks = [list(_aget(a, "corporations") or []) for a in subs]
         else:
             self._logged_checks = None
