@@ -136,7 +136,13 @@ MOVES: tuple[Spec, ...] = (
         moves.choose,
     ),
     Spec(
-        "assign", "Use a private ability on a hex", (_p("target", "hex, e.g. E12"),), moves.assign
+        "assign",
+        "Use a private ability on a hex",
+        (
+            _p("target", "hex, e.g. E12"),
+            _p("company", "the private company whose ability it is", required=False),
+        ),
+        moves.assign,
     ),
     Spec("bankrupt", "Declare bankruptcy", (), moves.bankrupt),
     # title-specific moves, named as players know them; the engine decides if they apply

@@ -330,8 +330,10 @@ def choose(legal: Any, choice: str) -> dict[str, Any]:
     return {"type": "choose", "choice": choice}
 
 
-def assign(legal: Any, target: str) -> dict[str, Any]:
-    return {"type": "assign", "target": target.upper(), "target_type": "hex"}
+def assign(legal: Any, target: str, company: str | None = None) -> dict[str, Any]:
+    """A private company's ability on a hex (1870 SCC/GSC), or the acting corporation's choice
+    (18MEX NdM keeping a merged token)."""
+    return _by_company({"type": "assign", "target": target.upper(), "target_type": "hex"}, company)
 
 
 def merge(legal: Any, corporation: str | None = None) -> dict[str, Any]:

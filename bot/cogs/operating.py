@@ -88,8 +88,10 @@ class Operating(commands.Cog):
         await run(interaction, "choose", choice=choice)
 
     @app_commands.command(name="assign", description="Use a private ability on a hex")
-    async def assign(self, interaction: discord.Interaction[Any], target: str) -> None:
-        await run(interaction, "assign", target=target)
+    async def assign(
+        self, interaction: discord.Interaction[Any], target: str, company: str | None = None
+    ) -> None:
+        await run(interaction, "assign", target=target, company=company)
 
     @app_commands.command(name="bankrupt", description="Declare bankruptcy")
     async def bankrupt(self, interaction: discord.Interaction[Any]) -> None:

@@ -11,106 +11,14 @@ without ../shared the tests skip.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 
 from tests.bot.conftest import FIXTURES, Env, needs_shared
-from tests.bot.fake_discord import Sent, User
+from tests.bot.replay import effective_log, replay_as_commands
 
 pytestmark = needs_shared
 GAMES = FIXTURES / "18MS"
-
-
-def effective_log(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The actions in effect at the end of the export (undo/redo resolved, no messages)."""
-    from engine import dump_action
-    from engine.game import effective_actions
-    from engine.io.export18xx import import_game
-
-    game = import_game(data)
-    return [dump_action(a) for a in effective_actions(game.log) if a.type != "message"]
-
-
-def command_for(action: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The slash command (name, options) a player types for a logged action."""
-    kind = action["type"]
-    match kind:
-        case "bid":
-            return "bid", {"company": action["company"], "price": str(action["price"])}
-        case "par":
-            return "par", {"corporation": action["corporation"], "price": action["share_price"]}
-        case "buy_shares":
-            (share,) = action["shares"]
-            return "buy", {"corporation": share.rsplit("_", 1)[0], "share": share}
-        case "sell_shares":
-            shares = action["shares"]
-            return "sell", {
-                "corporation": shares[0].rsplit("_", 1)[0],
-                "percent": str(action["percent"]),
-                "shares": " ".join(shares),
-            }
-        case "pass" | "undo" | "redo" | "bankrupt":
-            return kind, {}
-        case "lay_tile":
-            options = {
-                "hex": action["hex"],
-                "tile": action["tile"],
-                "rotation": str(action["rotation"]),
-            }
-            if action.get("entity_type") == "company":
-                options["company"] = action["entity"]
-            return "lay", options
-        case "place_token":
-            options = {"city": action["city"], "slot": int(action.get("slot", 0))}
-            if action.get("entity_type") == "company":
-                options["company"] = action["entity"]
-            return "token", options
-        case "run_routes":
-            return "run", {"routes": json.dumps(action["routes"])}
-        case "dividend":
-            return "dividend", {"kind": action["kind"]}
-        case "buy_train":
-            return "train", {
-                "train": action["train"],
-                "price": str(action["price"]),
-                "variant": action.get("variant"),
-            }
-        case "buy_company":
-            return "private", {"company": action["company"], "price": str(action["price"])}
-        case "discard_train":
-            return "discard", {"train": action["train"]}
-        case "choose":
-            return "choose", {"choice": action["choice"]}
-        case "assign":
-            return "assign", {"target": action["target"]}
-    raise AssertionError(f"no command for {kind}")
-
-
-async def replay_as_commands(
-    env: Env, data: dict[str, Any], actions: list[dict[str, Any]]
-) -> tuple[Sent | None, int, dict[str, User]]:
-    """Start a game for the export's players and play `actions` as their slash commands."""
-    from engine.game import Game
-
-    exported = [str(p["id"]) for p in data["players"]]
-    users = {pid: User(5000 + i, f"P{pid}") for i, pid in enumerate(exported)}
-    ref = Game(data["title"], [(pid, f"P{pid}") for pid in exported], [])
-    thread = await env.new_game(*users.values())
-    images = 0
-    sent: Sent | None = None
-    for action in actions:
-        name, options = command_for(action)
-        if action.get("entity_type") == "player":
-            user = users[str(action["entity"])]
-        else:  # the president of the acting corporation, as the engine sees it now
-            (pid,) = ref.acting_players()
-            user = users[pid]
-        sent = await env.cmd(user, thread, name, **options)
-        assert not sent.ephemeral, f"action {action.get('id')} {action}: {sent.content}"
-        images += len(sent.files)
-        ref.apply(action)
-    return sent, images, users
 
 
 def _pngs(env: Env) -> list[bytes]:
