@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ from bot.service import EnginePort, RealEngine, RealRenderer, Renderer, Service
 from bot.store import Store
 from tests.bot.fake_discord import FakeDiscord, Sent, User
 
-SHARED = Path("/work/shared")
+# ../shared next to the checkout (RAIL_SHARED overrides it)
+SHARED = Path(os.environ.get("RAIL_SHARED") or Path(__file__).resolve().parents[3] / "shared")
 FIXTURES = SHARED / "fixtures"
 needs_shared = pytest.mark.skipif(
     not FIXTURES.is_dir(), reason=f"{FIXTURES} is absent (recorded games live in ../shared)"
