@@ -474,7 +474,16 @@ class Title1870(Title):
                     total += node_value(board, ends[0])
             return total
 
-        return RouteRules(phase=phase, route_bonus=bonus)
+        # an upper bound on one route's bonus lets the solver prune by revenue
+        cattle_a, port_a = assigned.get(CATTLE), assigned.get(PORT)
+        bound = 10 if cattle_a and cattle_a["corp"] == corp.id else 0
+        if port_a:
+            bound += 20 if port_a["corp"] == corp.id else (0 if port_a["closed"] else 10)
+        if dest:
+            placed = st.tiles.get(dest)
+            geo = data.tiles[placed.tile].geometry if placed else data.hexes[dest].geometry
+            bound += max((int(n.value(phase)) for n in geo.nodes()), default=0)
+        return RouteRules(phase=phase, route_bonus=bonus, route_bonus_max=bound)
 
     # ------------------------------------------------------------ trains
     def depot_trains(self, game: Game) -> list[Train]:
