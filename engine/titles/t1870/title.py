@@ -479,7 +479,7 @@ class Title1870(Title):
         bound = 10 if cattle_a and cattle_a["corp"] == corp.id else 0
         if port_a:
             bound += 20 if port_a["corp"] == corp.id else (0 if port_a["closed"] else 10)
-        if dest:
+        if isinstance(dest, str):
             placed = st.tiles.get(dest)
             geo = data.tiles[placed.tile].geometry if placed else data.hexes[dest].geometry
             bound += max((int(n.value(phase)) for n in geo.nodes()), default=0)
