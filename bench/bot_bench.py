@@ -1,14 +1,13 @@
 """Bot latency: slash command → final reply (with images), through the fake Discord.
 
-    python bench/bot_bench.py                    # real engine + renderer if they are ready
-    python bench/bot_bench.py --engine fake      # the bot's own overhead (tiny test game)
-    python bench/bot_bench.py --games 50 --moves 40
+    python bench/bot_bench.py --games 50 --moves 60
 
 Two measurements, both through the real discord.py client against tests/bot/fake_discord.py:
 1. one game at a time: each command's time from dispatch to the bot's final answer;
 2. N games active at once: one move in every game dispatched together, wave after wave.
-With the real engine, each game re-plays the first --moves actions of the 18MS fixture
-/work/shared/fixtures/18MS/14375.json as slash commands by the right users.
+Real engine, real renderer, real SQLite file: each game re-plays the first --moves actions in
+effect of the 18MS fixture ../shared/fixtures/18MS/14375.json as slash commands by the right
+users (tests/bot/replay.py maps actions to commands).
 """
 
 from __future__ import annotations
@@ -27,34 +26,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.service import EnginePort, RealEngine, RealRenderer, Renderer  # noqa: E402
-from tests.bot.conftest import Env  # noqa: E402
+from tests.bot.conftest import FIXTURES, Env  # noqa: E402
 from tests.bot.fake_discord import User  # noqa: E402
-from tests.bot.fake_engine import FakePort, FakeRenderer  # noqa: E402
 
-FIXTURE = Path("/work/shared/fixtures/18MS/14375.json")
+FIXTURE = FIXTURES / "18MS" / "14375.json"
 
 Step = tuple[str, str, dict[str, Any]]  # (player key, command, options)
 
 
-def fake_script(moves: int) -> tuple[list[str], list[Step]]:
-    """The tests' tiny game: a lays a tile, then a bids and b passes in turn (10 commands)."""
-    steps: list[Step] = [("a", "lay", {"hex": "E12", "tile": "57-0", "rotation": "0"})]
-    steps.append(("b", "pass", {}))
-    for _ in range(4):
-        steps += [("a", "bid", {"company": "M&O", "price": "20"}), ("b", "pass", {})]
-    return ["a", "b"], steps[: min(moves, len(steps))]
-
-
 def real_script(moves: int) -> tuple[list[str], list[Step]]:
     """The fixture's moves in effect (undone moves and undo/redo left out), as commands."""
-    from engine import dump_action
-    from engine.game import effective_actions
-    from engine.io.export18xx import import_game
-    from tests.bot.test_fixture_game import command_for
+    from tests.bot.replay import command_for, effective_log
 
     data = json.loads(FIXTURE.read_text())
-    game = import_game(data)
-    log = [dump_action(a) for a in effective_actions(game.log) if a.type != "message"]
+    log = effective_log(data)
     players = [str(p["id"]) for p in data["players"]]
     steps: list[Step] = []
     for a in log[:moves]:
@@ -131,30 +116,20 @@ async def bench(
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--engine", choices=("auto", "real", "fake"), default="auto")
     parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=60)
     args = parser.parse_args()
-    kind = args.engine
-    if kind == "auto":
-        try:
-            import engine.legal  # noqa: F401
-            import engine.viewbuild  # noqa: F401
-
-            kind = "real" if FIXTURE.exists() else "fake"
-        except ImportError:
-            kind = "fake"
-    if kind == "real":
-        engine: EnginePort = RealEngine()
-        renderer: Renderer = RealRenderer()
-        script = real_script
-    else:
-        engine, renderer, script = FakePort(), FakeRenderer(), fake_script
+    if not FIXTURE.exists():
+        print(f"{FIXTURE} is absent: the bench re-plays that recorded game", file=sys.stderr)
+        return 2
+    engine: EnginePort = RealEngine()
+    renderer: Renderer = RealRenderer()
+    script = real_script
     result = asyncio.run(bench(engine, renderer, script, args.games, args.moves))
     single, images = result["single"]
     many, wall = result["many"]
     ms = 1000
-    print(f"engine: {kind}; {result['steps']} commands per game")
+    print(f"real engine and renderer; {result['steps']} commands per game")
     print(
         f"one game:  n={len(single)} median {statistics.median(single) * ms:.1f} ms, "
         f"p95 {_pct(single, 0.95) * ms:.1f} ms, max {max(single) * ms:.1f} ms; {images} images posted"
