@@ -30,7 +30,9 @@ def main(argv: list[str]) -> int:
     runs = 9
     if "--runs" in argv:
         runs = int(argv[argv.index("--runs") + 1])
-    titles = [a for a in argv[1:] if not a.startswith("--") and not a.isdigit()] or ["18MS", "1870", "18MEX"]
+    skip = {argv.index("--runs") + 1} if "--runs" in argv else set()
+    titles = [a for i, a in enumerate(argv) if i and i not in skip and not a.startswith("--")]
+    titles = titles or ["18MS", "1870", "18MEX"]
     print("| fixture | actions | median ms | min ms | ms/action | memory (KB) |")
     print("|---|---|---|---|---|---|")
     for title in titles:

@@ -61,7 +61,8 @@ class Game:
         self.title = get_title(title)(self.options)
         self.strict_revenue = strict_revenue
         self.log: list[Any] = []
-        self.warnings: list[str] = []
+        self._warnings: list[str] = []
+        self._audits: list[Callable[[], str | None]] = []
         self.applied_count = 0
         self.raw_player_ids: dict[str, Any] = {}
         self._reset()
@@ -134,7 +135,7 @@ class Game:
         """
         log = [parse_action(a) for a in actions]
         self.log = []
-        self.warnings = []
+        self._warnings, self._audits = [], []
         self._reset()
         applied = 0
         effective = effective_actions(log)
@@ -157,8 +158,20 @@ class Game:
         self.log = log
         self.applied_count = applied
 
+    @property
+    def warnings(self) -> list[str]:
+        """Replay warnings (e.g. logged revenues that differ from the rules)."""
+        while self._audits:
+            msg = self._audits.pop(0)()
+            if msg:
+                self._warnings.append(msg)
+        return self._warnings
+
+    def defer_audit(self, check: Callable[[], str | None]) -> None:
+        self._audits.append(check)
+
     def _rebuild(self) -> None:
-        self.warnings = []
+        self._warnings, self._audits = [], []
         self._reset()
         for act in effective_actions(self.log):
             if act.type == "message":

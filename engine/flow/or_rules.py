@@ -345,18 +345,12 @@ class OperatingRules:
             raise EngineError("Each train may run only one route.", rule="route.one_per_train")
         logged = [r.revenue for r in action.routes]
         if action.routes and all(v is not None for v in logged) and not game.strict_revenue:
-            try:
-                computed = score_routes(self.board(game), corp.id,
-                                        {i: self.train_spec(game, trains[i]) for i in ids},
-                                        action.routes, self.route_rules(game, corp))
-            except EngineError as err:
-                computed = None
-                game.warnings.append(f"action {action.id}: logged route not accepted ({err}); kept the logged revenue")
+            # a logged revenue is kept as it is (the site does the same); checking it against
+            # the rules is deferred until someone asks for the warnings
             revenues = [int(v or 0) for v in logged]
-            if computed is not None and computed != revenues:
-                game.warnings.append(
-                    f"action {action.id}: {corp.id} logged revenue {sum(revenues)} differs from the rules' {sum(computed)}"
-                )
+            game.defer_audit(self._route_audit(
+                self.board(game), corp.id, {i: self.train_spec(game, trains[i]) for i in ids},
+                action, self.route_rules(game, corp), revenues))
         else:
             revenues = score_routes(self.board(game), corp.id,
                                     {i: self.train_spec(game, trains[i]) for i in ids},
@@ -371,6 +365,23 @@ class OperatingRules:
 
     def after_run(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         pass
+
+    @staticmethod
+    def _route_audit(board: Board, corp_id: str, specs: dict[str, TrainSpec], action: Any,
+                     rules: RouteRules, revenues: list[int]) -> Any:
+        def audit() -> str | None:
+            from engine.routes.revenue import score_routes
+
+            try:
+                computed = score_routes(board, corp_id, specs, action.routes, rules)
+            except EngineError as err:
+                return f"action {action.id}: logged route not accepted ({err}); kept the logged revenue"
+            if computed != revenues:
+                return (f"action {action.id}: {corp_id} logged revenue {sum(revenues)} differs from "
+                        f"the rules' {sum(computed)}")
+            return None
+
+        return audit
 
     def dividend(self, game: Game, rnd: OperatingRound, corp: Corporation, kind: str) -> None:
         if kind not in self.dividend_kinds:

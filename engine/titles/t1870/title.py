@@ -4,6 +4,7 @@ are in RULES.md."""
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -445,7 +446,7 @@ class Title1870(Title):
     # ------------------------------------------------------------ routes
     def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
         st = game.state
-        assigned = dict(st.extra["assignments"])  # type: ignore[call-overload]
+        assigned = copy.deepcopy(dict(st.extra["assignments"]))  # type: ignore[call-overload]
         dest = corp.extra.get("destination_hex_reached")
         data = self.data
         phase = st.phase
