@@ -50,6 +50,15 @@ def legal_moves(game: Game) -> Legal:
     if rnd.kind == "draft":
         base["bids"] = [(c.id, c.value) for c in rnd.available()  # type: ignore[attr-defined]
                         if c.value <= game.state.player(eid).cash]
+    elif rnd.kind == "auction":
+        auction: Any = rnd
+        if auction.pending_par:
+            corp = game.state.corporations[auction.pending_par[0][1]]
+            base["pars"] = {corp.id: list(t.par_cells_for(game, eid, corp))}
+        else:
+            items = [auction.auctioning] if auction.auctioning else list(auction.items)
+            base["bids"] = [(i, auction.min_bid(i)) for i in items
+                            if auction.min_bid(i) <= auction.max_bid(eid, i)]
     elif rnd.kind == "stock":
         if "par" in kinds:
             pars = {}
@@ -72,6 +81,8 @@ def legal_moves(game: Game) -> Legal:
             base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
         if "buy_train" in kinds:
             base["trains"] = train_options(game, corp)
+            if t.may_declare_bankruptcy(game, rnd, corp) and "bankrupt" not in kinds:
+                base["kinds"] = kinds = (*kinds, "bankrupt")
         if "buy_company" in kinds:
             base["companies"] = [(c.id, *t.company_price_range(game, c))
                                  for c in t.purchasable_companies(game, rnd, corp)]  # type: ignore[arg-type]
@@ -193,6 +204,8 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40) -> list[dict[str, An
             acts.append({**e, "type": "buy_company", "company": company, "price": hi})
     if "pass" in lg.kinds:
         acts.append({**e, "type": "pass"})
+    if "bankrupt" in lg.kinds:
+        acts.append({**e, "type": "bankrupt"})
     if "sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player:
         # forced train purchase: the president may sell
         for corp in st.corporations.values():

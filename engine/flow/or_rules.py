@@ -474,6 +474,18 @@ class OperatingRules:
         return (not self.active_trains(game, corp) and bool(self.depot_trains(game))
                 and self.has_route(game, corp))
 
+    bankruptcy_allowed = False
+
+    def may_declare_bankruptcy(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """Forced to buy a train that the treasury and the president's cash cannot pay for."""
+        if not self.bankruptcy_allowed or not self.must_buy_train(game, rnd, corp):
+            return False
+        pres = shares.president(corp)
+        if pres is None:
+            return False
+        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
+        return bool(prices) and corp.cash + game.state.player(pres).cash < min(prices)
+
     def find_train(self, game: Game, corp: Corporation, train_id: str) -> Train:
         st = game.state
         train = next((t for t in st.trains if t.id == train_id), None)

@@ -29,6 +29,7 @@ DESTINATION_TOKEN_COST = 100
 
 class Title1870(Title):
     name = "1870"
+    bankruptcy_allowed = True
     dividend_kinds = ("payout", "half", "withhold")
     market_shares_pay_corporation = False
 

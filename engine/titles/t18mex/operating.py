@@ -415,6 +415,9 @@ class MexOperatingRound(OperatingRound):
             if str(action.entity) != self.corp().id or pres is None:
                 raise EngineError("Only the operating company's president may declare bankruptcy.",
                                   rule="bankrupt.who")
+            if not t.must_buy_train(g, self, self.corp()):
+                raise EngineError(f"{self.corp().id} is not forced to buy a train, so its president "
+                                  "cannot go bankrupt.", rule="bankrupt.not_forced")
             t.declare_bankruptcy(g, pres)
             return
         pending = self.interrupt()

@@ -47,6 +47,7 @@ class MexStockRound(StockRound):
 
 class Title18MEX(MexOperatingRules, MergerRules, Title):
     name = "18MEX"
+    bankruptcy_allowed = True
 
     # ------------------------------------------------------------ setup
     def setup(self, game: Game) -> Any:
