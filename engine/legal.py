@@ -81,7 +81,7 @@ def legal_moves(game: Game) -> Legal:
             base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
         if "buy_train" in kinds:
             base["trains"] = train_options(game, corp)
-            if t.may_declare_bankruptcy(game, rnd, corp) and "bankrupt" not in kinds:
+            if t.may_declare_bankruptcy(game, rnd, corp) and "bankrupt" not in kinds:  # type: ignore[arg-type]
                 base["kinds"] = kinds = (*kinds, "bankrupt")
         if "buy_company" in kinds:
             base["companies"] = [(c.id, *t.company_price_range(game, c))
