@@ -2,73 +2,34 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from engine import EngineError, Game
+from engine import Game
 from engine.io.export18xx import end_state, import_game
-from engine.legal import candidate_actions
-from engine.state import MARKET
 from tests.engine._helpers import FIXTURES_18MS, load_fixture
+from tests.engine._props import check_common_invariants, random_play, total_money
 
 MOVE_CAP = 1500
 
 
-def total_money(g: Game) -> int:
-    st = g.state
-    return (st.bank.cash + sum(p.cash for p in st.players)
-            + sum(c.cash for c in st.corporations.values()))
-
-
 def check_invariants(g: Game, start_money: int) -> None:
+    check_common_invariants(g, start_money)
     st = g.state
     for c in st.corporations.values():
-        assert c.cash >= 0, f"{c.id} cash {c.cash}"
-        owners = [x.owner for x in c.certs]
-        assert sum(x.percent for x in c.certs) == 100
-        assert len({x.id for x in c.certs}) == len(c.certs)
-        assert sum(x.percent for x in c.certs if x.owner == MARKET) <= 50
-        assert all(o is not None for o in owners)
         for p in st.players:
             assert sum(x.percent for x in c.certs if x.owner == p.id) <= 70 or c.cell is None or \
                 "no_cert_limit" in g.title.market.types(c.cell)
+        assert sum(1 for t in st.trains if t.owner == c.id and not t.gone) <= 3
     for p in st.players:
         # only a loan (forced train purchase) makes a player's cash negative; the debt still counts
         if p.cash < 0:
             assert any(a.type == "buy_train" for a in g.log), "negative cash without a loan"
-    assert total_money(g) == start_money, "money is not conserved"
-    owned = [t.id for t in st.trains if t.owner and not t.gone]
-    assert len(owned) == len(set(owned))
-    for c in st.corporations.values():
-        assert sum(1 for t in st.trains if t.owner == c.id and not t.gone) <= 3
 
 
 def play(seed: int, players: int) -> Game:
-    rng = random.Random(seed)
     g = Game("18MS", [f"P{i}" for i in range(1, players + 1)])
-    start = total_money(g)
-    assert start == g.title.data.meta["bank_cash"]
-    for _ in range(MOVE_CAP):
-        if g.finished:
-            break
-        cands = candidate_actions(g)
-        assert cands, f"no candidate actions at {g.round.name()} for {g.current_entity()}"
-        rng.shuffle(cands)
-        # prefer progress: passes last most of the time (more track, routes and trains)
-        if rng.random() < 0.8:
-            cands.sort(key=lambda a: a["type"] == "pass")
-        for act in cands:
-            try:
-                g.apply(act)
-                break
-            except EngineError:
-                continue
-        else:
-            pytest.fail(f"seed {seed}: none of {len(cands)} candidates accepted at "
-                        f"{g.round.name()} for {g.current_entity()}: {cands[:5]}")
-        check_invariants(g, start)
-    return g
+    assert total_money(g) == g.title.data.meta["bank_cash"]
+    return random_play(g, seed, MOVE_CAP, check_invariants)
 
 
 @pytest.mark.parametrize("seed,players", [(s, 2 + s % 3) for s in range(1, 16)])
