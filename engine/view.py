@@ -10,6 +10,13 @@ from dataclasses import dataclass, field
 
 from engine.core.data import TitleData
 
+# The vocabulary of HexState.markers kinds (renderers may draw unknown kinds generically).
+MARKER_KINDS: dict[str, str] = {
+    "cattle": "1870 cattle token (Southern Cattle Company): +$10 to the owner's routes stopping there",
+    "port": "1870 open port (Gulf Shipping Company): +$20 to the owner's routes, +$10 to others'",
+    "port_closed": "1870 closed port (Gulf Shipping Company): +$20 to the owner's routes only",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class HexState:
@@ -22,7 +29,7 @@ class HexState:
     tokens: tuple[tuple[str | None, ...], ...] = ()
     # per city index: corporation ids whose home is reserved there and not yet placed
     reserved: tuple[tuple[str, ...], ...] = ()
-    # extra markers on the hex (e.g. 1870 cattle/port tokens, bonus markers): (kind, owner)
+    # extra markers on the hex: (kind, owner corporation id); kinds are listed in MARKER_KINDS
     markers: tuple[tuple[str, str], ...] = ()
 
 
@@ -59,6 +66,9 @@ class CorporationView:
     market_percent: int  # percent in the open market (pool)
     companies: tuple[str, ...] = ()
     operated: bool = False  # has operated in the current operating round
+    # 1870: the corporation has connected its home to its destination, so its destination
+    # marker is off the map (False for titles without destinations)
+    destination_reached: bool = False
 
 
 @dataclass(frozen=True, slots=True)
