@@ -4,13 +4,47 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from render.fonts import Font
 from render.layout import Point
 from render.theme import RGB
+
+
+@dataclass(frozen=True, slots=True)
+class TextMark:
+    """One piece of text as drawn (recorded by `record_text`, for the legibility tests)."""
+
+    role: str  # "revenue", "token", "price", "chip", "location", ... ("" = unclassified)
+    text: str
+    size: int  # font size in pixels
+    box: tuple[float, float, float, float]  # ink bounding box in image pixels
+    digit_height: float  # height of the digit "0" at this font size (cap-height proxy)
+
+
+_RECORDER: ContextVar[list[TextMark] | None] = ContextVar("render_text_recorder", default=None)
+
+
+@contextmanager
+def record_text() -> Iterator[list[TextMark]]:
+    """Collect every text drawn (in this context) as TextMarks."""
+    marks: list[TextMark] = []
+    token = _RECORDER.set(marks)
+    try:
+        yield marks
+    finally:
+        _RECORDER.reset(token)
+
+
+def digit_height(f: Font) -> float:
+    """Ink height of "0" in font f (the height of the numbers the images show)."""
+    b = f.getbbox("0", anchor="ls")
+    return float(b[3] - b[1])
 
 
 def text(
@@ -22,8 +56,13 @@ def text(
     anchor: str = "mm",
     halo: RGB | None = None,
     halo_width: int = 0,
+    role: str = "",
 ) -> None:
     """Text anchored at xy ("mm" = centred); an optional halo keeps it readable over track."""
+    rec = _RECORDER.get()
+    if rec is not None:
+        box = d.textbbox(xy, s, font=f, anchor=anchor)
+        rec.append(TextMark(role, s, int(f.size), box, digit_height(f)))
     if halo is not None and halo_width > 0:
         d.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=halo_width, stroke_fill=halo)
     else:

@@ -248,12 +248,13 @@ def draw_phase_revenues(
     r = lay.radius
     bw, bh = r * 0.36, r * 0.3
     x0 = pos[0] - bw * len(cols) / 2
-    f = font(round(r * 0.21), bold=True)
+    widest = max((str(v) for _, v in cols), key=len, default="0")
+    f = font(fit_font_size(widest, bw * 0.94, round(r * 0.24), True), bold=True)
     for i, (color, value) in enumerate(cols):
         box = (x0 + i * bw, pos[1] - bh / 2, x0 + (i + 1) * bw, pos[1] + bh / 2)
         fill = theme.rgb(color)
         d.rectangle(box, fill=fill, outline=theme.INK, width=1)
-        text(d, ((box[0] + box[2]) / 2, pos[1]), str(value), f, theme.text_on(fill))
+        text(d, ((box[0] + box[2]) / 2, pos[1]), str(value), f, theme.text_on(fill), role="revenue")
     if 0 <= cur < len(cols):
         box = (x0 + cur * bw, pos[1] - bh / 2, x0 + (cur + 1) * bw, pos[1] + bh / 2)
         w = max(2, round(r * 0.05))
@@ -263,11 +264,12 @@ def draw_phase_revenues(
 
 
 def _revenue_bubble(d: ImageDraw.ImageDraw, lay: HexLayout, pos: Point, value: int) -> None:
-    r = lay.radius * 0.16
+    # large for its hex: the revenue is what players read first on a phone preview
+    r = lay.radius * 0.19
     circle(d, pos, r, theme.REVENUE_FILL, theme.INK, max(1, round(lay.radius * 0.02)))
     s = str(value)
-    size = fit_font_size(s, r * 1.8, round(lay.radius * 0.19), True)
-    text(d, pos, s, font(size, bold=True), theme.INK)
+    size = fit_font_size(s, r * 1.85, round(lay.radius * 0.25), True)
+    text(d, pos, s, font(size, bold=True), theme.INK, role="revenue")
 
 
 def _city_blob(
@@ -284,17 +286,22 @@ def _city_blob(
         circle(d, p, rr, color)
 
 
+def token_label_size(s: float, corp: str) -> int:
+    """Font size of a token's label in a slot of radius s (as large as the disc allows)."""
+    return fit_font_size(corp, s * 1.8, round(s * 0.85), True, minimum=6)
+
+
 def draw_token(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: RGB) -> None:
-    circle(d, p, s * 0.92, color, theme.INK, 1)
-    size = fit_font_size(corp, s * 1.7, round(s * 0.8), True, minimum=6)
-    text(d, p, corp, font(size, bold=True), theme.text_on(color))
+    circle(d, p, s * 0.95, color, theme.INK, 1)
+    f = font(token_label_size(s, corp), bold=True)
+    text(d, p, corp, f, theme.text_on(color), role="token")
 
 
 def draw_reserved(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: RGB) -> None:
     w = max(2, round(s * 0.16))
     circle(d, p, s * 0.86, theme.blend(color, (255, 255, 255), 0.75), color, w)
     size = fit_font_size(corp, s * 1.45, round(s * 0.7), True, minimum=6)
-    text(d, p, corp, font(size, bold=True), theme.blend(color, (0, 0, 0), 0.25))
+    text(d, p, corp, font(size, bold=True), theme.blend(color, (0, 0, 0), 0.25), role="reserved")
 
 
 def _terrain_glyph(types: tuple[str, ...]) -> tuple[str, RGB]:
@@ -514,12 +521,25 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
         circle(d, p, rr, (255, 255, 255), col, max(2, round(rr * 0.45)))
         circle(d, p, rr * 0.3, col)
     for kind, owner in art.markers:
-        ang = spots.take()
-        p = polar(c, r * 0.62, ang)
-        col = art.corp_colors.get(owner, theme.MUTED)
-        rr = r * 0.14
+        draw_marker(d, polar(c, r * 0.62, spots.take()), r * 0.15, kind,
+                    art.corp_colors.get(owner, theme.MUTED))
+
+
+# HexState.markers kinds (engine.view.MARKER_KINDS) -> letter on the marker disc
+MARKER_LETTER = {"cattle": "C", "port": "P", "port_closed": "P"}
+
+
+def draw_marker(d: ImageDraw.ImageDraw, p: Point, rr: float, kind: str, col: RGB) -> None:
+    """A marker disc in the owner's colour with its kind's letter; a closed port is drawn
+    white with a thick ring in the owner's colour (it pays the owner only)."""
+    letter = MARKER_LETTER.get(kind, kind[:1].upper())
+    if kind == "port_closed":
+        circle(d, p, rr, (255, 255, 255), col, max(2, round(rr * 0.3)))
+        ink = theme.INK
+    else:
         circle(d, p, rr, col, theme.INK, 1)
-        text(d, p, kind[:1].upper(), font(round(rr * 1.3), bold=True), theme.text_on(col))
+        ink = theme.text_on(col)
+    text(d, p, letter, font(round(rr * 1.3), bold=True), ink, role="marker")
 
 
 def _location_up(art: HexArt, exit_angles: list[float]) -> bool:
@@ -557,7 +577,7 @@ def draw_location(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt)
     if len(lines) == 2:
         step = size * 1.05
         y = y + (step / 2 if up else -step / 2)
-        text(d, (c[0], y - step), lines[0], f, ink, halo=halo, halo_width=2)
-        text(d, (c[0], y), lines[1], f, ink, halo=halo, halo_width=2)
+        text(d, (c[0], y - step), lines[0], f, ink, halo=halo, halo_width=2, role="location")
+        text(d, (c[0], y), lines[1], f, ink, halo=halo, halo_width=2, role="location")
     else:
-        text(d, (c[0], y), name, f, ink, halo=halo, halo_width=2)
+        text(d, (c[0], y), name, f, ink, halo=halo, halo_width=2, role="location")

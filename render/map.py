@@ -16,6 +16,10 @@ from render.hexart import HexArt, draw_hex, draw_location
 from render.layout import HexLayout, Point, fit_layout
 
 DEFAULT_WIDTH = 1600
+# A close-up (render_map(focus=...)) is drawn at twice the width Discord previews it on a phone
+# (about 400 px), so it stays sharp on 2x screens and legible at the preview size.
+FOCUS_WIDTH = 800
+PHONE_PREVIEW_WIDTH = 400  # widest inline preview of an attachment in Discord on a phone
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +40,45 @@ def _margin(width: int) -> int:
     return max(24, round(width * 0.025))
 
 
-def map_layout(data: TitleData, size: int = DEFAULT_WIDTH) -> MapGeometry:
-    """The pixel layout used by render_map for this title at this width."""
+def focus_hexes(
+    data: TitleData, focus: Iterable[str], rings: int = 1, min_cols: int = 4
+) -> tuple[str, ...]:
+    """The hexes of a close-up around `focus`: every hex within `rings` steps of a focus hex,
+    then every hex inside their bounding box, widened to at least `min_cols` hexes across."""
+    seen = [n for n in dict.fromkeys(focus) if n in data.hexes]
+    if not seen:
+        return ()
+    near = set(seen)
+    frontier = list(seen)
+    for _ in range(max(0, rings)):
+        nxt = []
+        for n in frontier:
+            for m in data.hexes[n].neighbors.values():
+                if m in data.hexes and m not in near:
+                    near.add(m)
+                    nxt.append(m)
+        frontier = nxt
+    xs = [data.hexes[n].x for n in near]
+    ys = [data.hexes[n].y for n in near]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    # grid units per hex across: 2 on pointy maps (doubled x), 1 on flat maps
+    want = (min_cols - 1) * (2 if data.layout == "pointy" else 1)
+    while x1 - x0 < want:
+        x0, x1 = x0 - 1, x1 + 1
+    return tuple(
+        n for n, h in data.hexes.items() if x0 <= h.x <= x1 and y0 <= h.y <= y1
+    )
+
+
+def map_layout(
+    data: TitleData, size: int = DEFAULT_WIDTH, hexes: Iterable[str] | None = None
+) -> MapGeometry:
+    """The pixel layout used by render_map for this title at this width (of only `hexes`,
+    for a close-up)."""
     margin = _margin(size)
     header = round(margin * 1.8)
-    cells = [(h.x, h.y) for h in data.hexes.values()]
+    shown = data.hexes.values() if hexes is None else [data.hexes[n] for n in hexes]
+    cells = [(h.x, h.y) for h in shown]
     lay = fit_layout(data.layout, cells, size, margin)
     lay = HexLayout(lay.orientation, lay.radius, (lay.origin[0], lay.origin[1] + header))
     _, _, _, y1 = lay.bounds(cells)
@@ -54,6 +92,11 @@ def _letters(i: int) -> str:
         i, rem = divmod(i - 1, 26)
         s = chr(65 + rem) + s
     return s
+
+
+def _reached(view: GameView) -> set[str]:
+    """Corporations whose destination marker is off the map (reached, or closed)."""
+    return {c.id for c in view.corporations if c.destination_reached or c.closed}
 
 
 def _corp_colors(view: GameView) -> dict[str, theme.RGB]:
@@ -86,7 +129,13 @@ def _double_hex_partners(view: GameView) -> dict[str, HexState]:
     return extra
 
 
-def _art(view: GameView, h: Hex, st: HexState | None, colors: dict[str, theme.RGB]) -> HexArt:
+def _art(
+    view: GameView,
+    h: Hex,
+    st: HexState | None,
+    colors: dict[str, theme.RGB],
+    reached: set[str] = frozenset(),  # type: ignore[assignment]
+) -> HexArt:
     data = view.data
     phase_names = tuple(str(p["name"]) for p in data.phases)
     if st is not None and st.tile and st.tile in data.tiles:
@@ -108,7 +157,7 @@ def _art(view: GameView, h: Hex, st: HexState | None, colors: dict[str, theme.RG
     else:
         tokens = ()
         reserved = tuple(n.reserved_for for n in geom.cities)
-    dests = tuple(x for n in h.geometry.cities for x in n.destination_of)
+    dests = tuple(x for n in h.geometry.cities for x in n.destination_of if x not in reached)
     return HexArt(
         fill=fill,
         geometry=geom,
@@ -135,15 +184,20 @@ def _art(view: GameView, h: Hex, st: HexState | None, colors: dict[str, theme.RG
 def render_map_image(
     view: GameView,
     *,
-    size: int = DEFAULT_WIDTH,
+    size: int | None = None,
     highlight_last: bool = True,
     emphasise: Iterable[str] = (),
     coordinates: bool = True,
     header: bool = True,
+    focus: Iterable[str] = (),
+    rings: int = 1,
 ) -> Image.Image:
     """The map as a Pillow image (see render_map)."""
     data = view.data
-    geo = map_layout(data, size)
+    shown = focus_hexes(data, focus, rings) if focus else ()
+    if size is None:
+        size = FOCUS_WIDTH if shown else DEFAULT_WIDTH
+    geo = map_layout(data, size, shown or None)
     lay = geo.layout
     img = Image.new("RGB", (geo.width, geo.height), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
@@ -152,11 +206,14 @@ def render_map_image(
     for k, v in _double_hex_partners(view).items():
         states.setdefault(k, v)
 
+    reached = _reached(view)
+    hexes = [data.hexes[n] for n in shown] if shown else list(data.hexes.values())
     polys: dict[str, list[Point]] = {}
     arts: list[tuple[Point, HexArt]] = []
-    for name, h in data.hexes.items():
+    for h in hexes:
+        name = h.name
         c = lay.center(h.x, h.y)
-        art = _art(view, h, states.get(name), colors)
+        art = _art(view, h, states.get(name), colors, reached)
         poly = lay.polygon(c)
         polys[name] = poly
         d.polygon(poly, fill=art.fill)
@@ -166,14 +223,17 @@ def render_map_image(
     ow = max(1, round(lay.radius * 0.025))
     for poly in polys.values():
         d.polygon(poly, outline=theme.HEX_OUTLINE, width=ow)
-    _borders(d, lay, data, states)
+    _borders(d, lay, data, states, polys)
     for c, art in arts:
         draw_location(d, lay, c, art)
 
     if coordinates:
-        _coordinates(d, lay, data)
+        _coordinates(d, lay, hexes, _margin(size))
     if header:
         title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
+        if shown:
+            title = f"{data.title}  ·  {', '.join(n for n in focus if n in data.hexes)}"
+            title += f"  ·  {view.round}"
         f = font(round(geo.header * 0.45), bold=True)
         text(d, (_margin(size), geo.header * 0.45), title, f, theme.INK, anchor="lm")
 
@@ -191,16 +251,23 @@ def render_map_image(
 def render_map(
     view: GameView,
     *,
-    size: int = DEFAULT_WIDTH,
+    size: int | None = None,
     highlight_last: bool = True,
     emphasise: Iterable[str] = (),
     coordinates: bool = True,
     header: bool = True,
+    focus: Iterable[str] = (),
+    rings: int = 1,
     compress_level: int = 3,
 ) -> bytes:
     """PNG bytes of the map.
 
-    size: image width in pixels (the height follows the map's shape).
+    size: image width in pixels (the height follows the map's shape); default 1600 for the
+    full map, 800 for a close-up.
+    focus: hex names (e.g. view.last_hexes) for a close-up around them instead of the whole
+    map: the hexes within `rings` steps, at least 4 hexes across, so that revenues, token
+    labels and names stay legible in Discord's phone preview (~400 px wide).  The full 1870
+    map is 21 hexes across, which no font size makes legible at that width.
     highlight_last: outline view.last_hexes (the last action) in magenta.
     emphasise: more hex names to outline in blue (e.g. a route or the hexes a command names).
     coordinates: letters and numbers along the border.  header: the title / round / phase line.
@@ -212,15 +279,23 @@ def render_map(
         emphasise=emphasise,
         coordinates=coordinates,
         header=header,
+        focus=focus,
+        rings=rings,
     )
     return to_png(img, compress_level)
 
 
 def _borders(
-    d: ImageDraw.ImageDraw, lay: HexLayout, data: TitleData, states: dict[str, HexState]
+    d: ImageDraw.ImageDraw,
+    lay: HexLayout,
+    data: TitleData,
+    states: dict[str, HexState],
+    shown: dict[str, list[Point]],
 ) -> None:
     w = max(3, round(lay.radius * 0.09))
     for h in data.hexes.values():
+        if h.name not in shown:
+            continue
         c = lay.center(h.x, h.y)
         for b in h.borders:
             e = int(b.get("edge", 0))
@@ -243,19 +318,20 @@ def _fill_name(data: TitleData, h: Hex, states: dict[str, HexState]) -> str:
     return h.color
 
 
-def _coordinates(d: ImageDraw.ImageDraw, lay: HexLayout, data: TitleData) -> None:
-    xs = sorted({h.x for h in data.hexes.values()})
-    ys = sorted({h.y for h in data.hexes.values()})
-    x0, y0, x1, y1 = lay.bounds((h.x, h.y) for h in data.hexes.values())
-    f = font(max(10, round(lay.radius * 0.26)), bold=True)
-    gap = lay.radius * 0.3
+def _coordinates(d: ImageDraw.ImageDraw, lay: HexLayout, hexes: list[Hex], margin: int) -> None:
+    xs = sorted({h.x for h in hexes})
+    ys = sorted({h.y for h in hexes})
+    x0, y0, x1, y1 = lay.bounds((h.x, h.y) for h in hexes)
+    # the margin follows the image width, so a close-up's large hexes must not push them out
+    f = font(max(10, min(round(lay.radius * 0.26), round(margin * 0.8))), bold=True)
+    gap = min(lay.radius * 0.3, margin * 0.5)
     for x in xs:
         px = lay.center(x, 0)[0]
         label = str(x + 1)
-        text(d, (px, y0 - gap), label, f, theme.COORD_INK)
-        text(d, (px, y1 + gap), label, f, theme.COORD_INK)
+        text(d, (px, y0 - gap), label, f, theme.COORD_INK, role="coordinate")
+        text(d, (px, y1 + gap), label, f, theme.COORD_INK, role="coordinate")
     for y in ys:
         py = lay.center(0, y)[1]
         label = _letters(y)
-        text(d, (x0 - gap, py), label, f, theme.COORD_INK)
-        text(d, (x1 + gap, py), label, f, theme.COORD_INK)
+        text(d, (x0 - gap, py), label, f, theme.COORD_INK, role="coordinate")
+        text(d, (x1 + gap, py), label, f, theme.COORD_INK, role="coordinate")

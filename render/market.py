@@ -36,9 +36,9 @@ class MarketGeometry:
     def chip_box(self, row: int, col: int, index: int, count: int) -> Box:
         """Where the index-th marker of a stack of `count` is drawn (0 = operates first, top)."""
         x0, y0, x1, y1 = self.cell_box(row, col)
-        top = y0 + self.cell_h * 0.32
+        top = y0 + self.cell_h * 0.4
         avail = y1 - 3 - top
-        h = min(self.cell_h * 0.22, avail / max(1, count))
+        h = min(self.cell_h * 0.3, avail / max(1, count))
         pad = self.cell_w * 0.05
         return (x0 + pad, top + index * h, x1 - pad, top + (index + 1) * h - 1)
 
@@ -101,7 +101,8 @@ def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
         anchor="lm",
     )
 
-    fprice = font(round(geo.cell_h * 0.2), bold=True)
+    # prices as wide as the cell allows: 1870's 21 columns are ~18 px each in a phone preview
+    fprice = font(price_font_size(geo, prices), bold=True)
     par_cells = []
     for row, n in enumerate(geo.row_lengths):
         for col in range(n):
@@ -113,10 +114,11 @@ def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
             if price is not None:
                 text(
                     d,
-                    ((box[0] + box[2]) / 2, box[1] + geo.cell_h * 0.16),
+                    ((box[0] + box[2]) / 2, box[1] + geo.cell_h * 0.2),
                     str(price),
                     fprice,
                     theme.text_on(fill),
+                    role="price",
                 )
             if "par" in t:
                 par_cells.append(box)
@@ -132,6 +134,12 @@ def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
 
     _legend(d, geo, {_zone_of(t) for t in types.values()})
     return img
+
+
+def price_font_size(geo: MarketGeometry, prices: list[list[int | None]]) -> int:
+    """The price font size: the widest price fills 92 % of a cell and 36 % of its height."""
+    widest = max((str(p) for row in prices for p in row if p is not None), key=len, default="0")
+    return fit_font_size(widest, geo.cell_w * 0.92, round(geo.cell_h * 0.36), True)
 
 
 def render_market(view: GameView, *, size: int = DEFAULT_WIDTH, compress_level: int = 3) -> bytes:
@@ -155,6 +163,7 @@ def _chip(
         cid,
         font(size, bold=True),
         theme.text_on(color),
+        role="chip",
     )
 
 
