@@ -25,6 +25,7 @@ RIVER_COMPANY, CATTLE, PORT = "MRBC", "SCC", "GSC"
 RIVER_CORPS = ("MP", "SSW")
 NO_BUY_COMPANIES = ("SLSF",)
 DESTINATION_TOKEN_COST = 100
+WALK_BUDGET = 200_000  # link steps of one connection check
 
 
 class Title1870(Title):
@@ -683,6 +684,11 @@ class Title1870(Title):
         return d if isinstance(d, str) else None
 
     def connected_to_destination(self, game: Game, corp: Corporation) -> bool:
+        """The site's check: a walk along the track from the destination city reaches the home
+        hex. Like a route it never uses a piece of track twice nor visits a node twice, it cannot
+        run through a city full of other corporations' tokens or through an off-board, and it
+        counts nodes (the destination city included) up to the distance of the longest train;
+        it succeeds as soon as the track it walks enters the home hex."""
         dest = self.destination_hex(corp)
         if dest is None or corp.closed or not self.active_trains(game, corp):
             return False
@@ -696,25 +702,38 @@ class Title1870(Title):
         finally:
             self._board_for = None
         g = track_graph(board)
-        home = g.node_ids.get((corp.home[0], "city", corp.home[1]))
-        if home is None:
+        home_hex = corp.home[0]
+        longest = max(self.train_spec(game, t).max_stops or 10**6 for t in self.active_trains(game, corp))
+        starts = [i for i, n in enumerate(g.nodes) if n.ref[0] == dest]
+        if not starts:
             return False
-        longest = max(self.train_spec(game, t).max_stops for t in self.active_trains(game, corp))
-        # a walk from the destination to home within the longest train's reach
-        frontier = [(i, 1) for i, n in enumerate(g.nodes) if n.ref[0] == dest]
-        seen = {i for i, _ in frontier}
-        while frontier:
-            node, count = frontier.pop(0)
+        start = min(starts, key=lambda i: (g.nodes[i].ref[1] != "city", g.nodes[i].ref[2]))
+        passable = [can_pass(board, n, corp.id, self.pass_through_offboards) for n in g.nodes]
+        on_path = {start}
+        budget = [WALK_BUDGET]
+
+        def walk(node: int, depth: int, used: int) -> bool:
+            if depth >= longest:
+                return False
             for link in g.links_from[node]:
-                nxt = link.b if link.a == node else link.a
-                if nxt == home and count + 1 <= longest:
-                    return True
-                if nxt in seen or count + 1 >= longest:
+                budget[0] -= 1
+                if budget[0] < 0:  # a huge network: give up (counts as not connected yet)
+                    return False
+                if link.mask & used:
                     continue
-                if can_pass(board, g.nodes[nxt], corp.id, self.pass_through_offboards):
-                    seen.add(nxt)
-                    frontier.append((nxt, count + 1))
-        return False
+                if home_hex in link.chain:
+                    return True
+                nxt = link.b if link.a == node else link.a
+                if nxt in on_path or not passable[nxt]:
+                    continue
+                on_path.add(nxt)
+                found = walk(nxt, depth + 1, used | link.mask)
+                on_path.discard(nxt)
+                if found:
+                    return True
+            return False
+
+        return walk(start, 1, 0)
 
     def destination_choices(self, game: Game, corp: Corporation) -> list[str]:
         dest = self.destination_hex(corp)
