@@ -1,7 +1,8 @@
 """Render timings: python bench/render_bench.py [-n N]
 
 Median of N renders of the largest map (1870, a crowded hand-built board: ~75 % of the hexes
-tiled, tokens in the cities), the market and the status sheet, plus PNG sizes.
+tiled, tokens in the cities), a close-up around its busiest city (render_map focus=), the
+market and the status sheet, plus PNG sizes.
 Targets (2-core machine): map < 150 ms, market < 50 ms, every PNG < 2 MB.
 """
 
@@ -37,8 +38,10 @@ def main() -> None:
     for title in ("1870", "18MEX", "18MS"):
         view = busy_view(title)
         tiles = sum(1 for h in view.hexes.values() if h.tile)
+        focus = (max(view.hexes, key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c)),)
         for name, fn in (
             ("map", lambda v=view: render_map(v)),
+            ("close-up", lambda v=view, f=focus: render_map(v, focus=f)),
             ("market", lambda v=view: render_market(v)),
             ("status", lambda v=view: render_status(v)),
         ):
