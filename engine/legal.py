@@ -35,6 +35,9 @@ class Legal:
     companies: list[tuple[str, int, int]] = field(default_factory=list)
     dividends: list[str] = field(default_factory=list)
     company_abilities: list[tuple[str, str]] = field(default_factory=list)  # (company, kind)
+    # a title's own decisions, as complete actions the engine accepts (merger offers, token
+    # choices, discards, private abilities, share swaps, ...): see Title.legal_extras
+    choices: list[dict[str, Any]] = field(default_factory=list)
 
 
 def legal_moves(game: Game) -> Legal:
@@ -91,6 +94,9 @@ def legal_moves(game: Game) -> Legal:
         base["company_abilities"] = [(c.id, "lay_tile") for c in game.state.companies.values()
                                      if c.owner == corp.id and not c.closed
                                      and hasattr(t, "_tile_ability_left") and t._tile_ability_left(game, c)]
+    extras = getattr(t, "legal_extras", None)
+    if extras is not None:  # a title may add its own decisions (and adjust the answer above)
+        extras(game, base)
     return Legal(**base)
 
 
@@ -199,9 +205,14 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40) -> list[dict[str, An
         if hi != lo:
             acts.append({**e, "type": "buy_train", "train": tid, "variant": face, "price": hi})
     for company, lo, hi in lg.companies:
+        if game.round.kind == "stock":
+            # a private bought from another player is a deal between the two: listed in the
+            # legal answer, never proposed blindly (endless resales would stall random play)
+            continue
         acts.append({**e, "type": "buy_company", "company": company, "price": lo})
         if hi != lo:
             acts.append({**e, "type": "buy_company", "company": company, "price": hi})
+    acts.extend(dict(c) for c in lg.choices)
     if "pass" in lg.kinds:
         acts.append({**e, "type": "pass"})
     if "bankrupt" in lg.kinds:

@@ -349,12 +349,57 @@ class MexOperatingRules:
         if target is corp and others > shares.percent(target, pid) - pct:
             raise EngineError(f"Selling that would hand over the presidency of {corp.id}, which is buying the train.",
                               rule="ebuy.presidency")
+        # never sell more than needed: no sale once the money is there, and no sale that
+        # would leave a whole share's price or more over the cheapest train
+        needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash
+        if have >= needed:
+            raise EngineError(f"{corp.id} and its president already have the ${needed} for the cheapest "
+                              "train: no more shares may be sold.", rule="ebuy.enough")
+        price = self.share_price(target)  # type: ignore[attr-defined]
+        proceeds = self.sale_proceeds(target, price, pct)  # type: ignore[attr-defined]
+        if have + proceeds >= needed + price:
+            raise EngineError(f"Selling {pct}% of {target.id} raises more than needed (${needed - have} "
+                              "short): sell fewer shares.", rule="ebuy.too_much")
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
         # the companies yet to operate this round are re-sorted by their new prices
         waiting = [c for c in rnd.order[rnd.index + 1:] if st.corporations[c].cell is not None]
         waiting.sort(key=lambda cid: mk.order_key(st, self.market, st.corporations[cid]))
         rnd.order[rnd.index + 1:] = [c for c in rnd.order[rnd.index + 1:] if c not in waiting] + waiting
+
+    def ebuy_needed(self, game: Game) -> int:
+        """A forced purchase is of the cheapest train in the bank."""
+        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
+        return min(prices) if prices else 0
+
+    def emergency_liquidity(self, game: Game, corp: Corporation, pid: str) -> int:
+        """What the president could raise for a forced purchase, as on the site: for each
+        company the largest bundle he may sell (the pool's room, the buying company's presidency
+        kept), at the current price."""
+        total = 0
+        for target in game.state.corporations.values():
+            if target.kind != "corporation" or target.cell is None or target.closed:
+                continue
+            bundle = self._largest_bundle(game, target, pid)  # type: ignore[attr-defined]
+            if target is corp:
+                others = max((shares.percent(target, p.id) for p in game.state.players if p.id != pid), default=0)
+                while bundle and shares.percent(target, pid) - sum(c.percent for c in bundle) < others:
+                    bundle = bundle[:-1]
+            if bundle:
+                pct = sum(c.percent for c in bundle)
+                total += self.sale_proceeds(target, self.share_price(target), pct)  # type: ignore[attr-defined]
+        return total
+
+    def may_declare_bankruptcy(self, game: Game, rnd: Any, corp: Corporation) -> bool:
+        """Forced to buy a train that the treasury, the president's cash and everything he may
+        still sell cannot pay for."""
+        if not self.must_buy_train(game, rnd, corp):
+            return False
+        pid = shares.president(corp)
+        if pid is None or not self.depot_trains(game):
+            return False
+        have = corp.cash + game.state.player(pid).cash + self.emergency_liquidity(game, corp, pid)
+        return have < self.ebuy_needed(game)
 
     # ------------------------------------------------------------ private companies
     def purchasable_companies(self, game: Game, rnd: Any, corp: Corporation) -> list[Any]:
@@ -418,6 +463,9 @@ class MexOperatingRound(OperatingRound):
             if not t.must_buy_train(g, self, self.corp()):
                 raise EngineError(f"{self.corp().id} is not forced to buy a train, so its president "
                                   "cannot go bankrupt.", rule="bankrupt.not_forced")
+            if not t.may_declare_bankruptcy(g, self, self.corp()):
+                raise EngineError(f"{pres} can still raise the ${t.ebuy_needed(g)} for the cheapest train "
+                                  "(cash and shares he may sell): no bankruptcy.", rule="bankrupt.can_pay")
             t.declare_bankruptcy(g, pres)
             return
         pending = self.interrupt()

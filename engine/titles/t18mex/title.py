@@ -16,7 +16,15 @@ from engine.state import IPO, MARKET, Cert, Corporation
 from engine.title import Title
 from engine.titles.t18mex.auction import MexAuction
 from engine.titles.t18mex.merger import MergerRules
-from engine.titles.t18mex.operating import MINOR_TRAINS, NDM, MexOperatingRules
+from engine.titles.t18mex.operating import (
+    COPPER_CANYON,
+    COPPER_CANYON_TILE,
+    KCMO,
+    KCMO_DISCOUNT,
+    MINOR_TRAINS,
+    NDM,
+    MexOperatingRules,
+)
 
 if TYPE_CHECKING:
     from engine.flow.base import Round
@@ -28,7 +36,67 @@ MINOR_FLAT_PAY = 15  # all-pass round of an unfinished auction: each floated min
 
 
 class MexStockRound(StockRound):
-    """The common stock round; an NdM sale may swap a 10% share for a 5% one from the pool."""
+    """The common stock round; an NdM sale may swap a 10% share for a 5% one from the pool, and
+    a 10% NdM share may be bought from the pool by handing in a 5% one."""
+
+    def swap_buy_error(self, pid: str, cert: Cert, five: Cert | None) -> str | None:
+        """Why `pid` may not buy the 10% NdM `cert` by handing in `five` (None = allowed). As on
+        the site, the purchase is judged as if it were a 5% one: half the price, 5% more held."""
+        g, t = self.game, self.title
+        corp = g.state.corporations[NDM]
+        if five is None or five.corp != NDM or five.owner != pid or five.percent != 5:
+            return "Only a 5% NdM certificate of yours may be handed in, for a 10% NdM share."
+        if cert.corp != NDM or cert.percent != 10 or cert.owner != MARKET:
+            return "A 5% NdM certificate may be swapped only for a 10% NdM share from the market."
+        if self.turn_state.bought:
+            return "You have already bought a certificate this turn."
+        if corp.id in self.sold_this_round.get(pid, set()):
+            return f"You sold {corp.id} this round, so you may not buy it again until the next stock round."
+        err = t.extra_buy_error(g, self, pid, corp, cert)
+        if err:
+            return err
+        if shares.percent(corp, pid) + 5 > t.max_percent(corp):
+            return f"You may not hold more than {t.max_percent(corp)}% of {corp.id}."
+        if t.cert_count(g, pid) + 1 > t.cert_limit(g):
+            return f"You are at the certificate limit ({t.cert_limit(g)})."
+        due = t.swap_price(t.share_price(corp))
+        if g.state.player(pid).cash < due:
+            return f"The swap costs ${due}; you have ${g.state.player(pid).cash}."
+        return None
+
+    def swap_options(self, pid: str) -> list[tuple[str, str, int]]:
+        """(10% share from the pool, 5% certificate handed in, price to pay) for each allowed swap."""
+        corp = self.game.state.corporations.get(NDM)
+        if corp is None or not corp.ipoed:
+            return []
+        five = next((c for c in corp.certs if c.owner == pid and c.percent == 5), None)
+        ten = next((c for c in corp.certs if c.owner == MARKET and c.percent == 10), None)
+        if five is None or ten is None or self.swap_buy_error(pid, ten, five) is not None:
+            return []
+        return [(ten.id, five.id, self.title.swap_price(self.title.share_price(corp)))]
+
+    def buyable(self, pid: str) -> bool:
+        return super().buyable(pid) or bool(self.swap_options(pid))
+
+    def sellable(self, pid: str) -> bool:
+        return super().sellable(pid) or bool(self.title._ndm_half_sales(self.game, self, pid))
+
+    def _do_buy_shares(self, pid: str, action: Any) -> None:
+        swap = getattr(action, "swap", None)
+        if not swap:
+            super()._do_buy_shares(pid, action)
+            return
+        corp = self.game.state.corporations[NDM]
+        cert = self._find_cert(action.shares[0], want_owner=(MARKET,)) if action.shares else None
+        five = next((c for c in corp.certs if c.id == swap), None)
+        err = "Name the 10% NdM share to buy." if cert is None else self.swap_buy_error(pid, cert, five)
+        if err:
+            raise EngineError(err, rule="stock.swap")
+        assert cert is not None
+        self.title.do_buy_cert(self.game, self, pid, corp, cert, self.title.share_price(corp), action)
+        self.turn_state.bought = True
+        if self.turn_state.sold:
+            self.turn_state.sold_before_buy = True
 
     def _do_sell_shares(self, pid: str, action: Any) -> None:
         corp = self.game.state.corporations.get(str(action.shares[0]).rsplit("_", 1)[0]) if action.shares else None
@@ -217,8 +285,12 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 raise EngineError("Only a 5% NdM certificate may be handed in, for a 10% NdM share "
                                   "from the market.", rule="stock.swap")
             five.owner = MARKET
-            price -= math.ceil(price / 2)  # less the 5% certificate's value (half, rounded up)
+            price = self.swap_price(price)
         super().do_buy_cert(game, rnd, pid, corp, cert, price, action)
+
+    def swap_price(self, price: int) -> int:
+        """A 10% NdM share bought by handing in a 5% one: its price less the 5%'s (half, rounded up)."""
+        return price - math.ceil(price / 2)
 
     def player_value(self, game: Game, player: Any) -> int:
         st = game.state
@@ -290,6 +362,78 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         from engine.titles.t18mex.operating import MexOperatingRound
 
         return MexOperatingRound(game, round_num)
+
+    # ------------------------------------------------------------ the legal answer
+    def legal_extras(self, game: Game, base: dict[str, Any]) -> None:
+        """18MEX's own decisions for engine.legal: the merger offer, the NdM's token choice,
+        discards, the KCMO's Copper Canyon tile, private purchases between players and the NdM
+        5%/10% swaps, as complete actions in `choices` (and `companies` for the stock round)."""
+        rnd: Any = game.round
+        choices: list[dict[str, Any]] = []
+        if rnd.kind == "operating" and not rnd.finished:
+            pending = self.pending_interrupt(game)
+            if pending is not None:
+                base["company_abilities"] = []
+                choices = self._interrupt_choices(game, pending)
+            else:
+                choices = self._kcmo_choices(game, rnd, rnd.corp())
+                if choices:
+                    base["company_abilities"] = [*base.get("company_abilities", []), (KCMO, "lay_tile")]
+        elif rnd.kind == "stock" and base["entity"]:
+            pid = str(base["entity"])
+            kinds = base["kinds"]
+            if "buy_company" in kinds:
+                cash = game.state.player(pid).cash
+                base["companies"] = [(c.id, 1, cash) for c in self.tradeable_companies(game, rnd, pid)]
+            e = {"entity": pid, "entity_type": "player"}
+            if "buy_shares" in kinds:
+                for ten, five, _price in rnd.swap_options(pid):
+                    choices.append({**e, "type": "buy_shares", "shares": [ten], "percent": 10, "swap": five})
+            if "sell_shares" in kinds:
+                choices.extend({**e, "type": "sell_shares", "shares": [cid], "percent": 5}
+                               for cid in self._ndm_half_sales(game, rnd, pid))
+        base["choices"] = choices
+
+    def _interrupt_choices(self, game: Game, pending: tuple[str, str, list[str]]) -> list[dict[str, Any]]:
+        st = game.state
+        who, _, kinds = pending
+        e = {"entity": who, "entity_type": "corporation"}
+        if "merge" in kinds:
+            return [{**e, "type": "merge", "corporation": st.extra["merge_candidates"][0]}]  # type: ignore[index]
+        if "assign" in kinds:
+            return [{**e, "type": "assign", "target": h, "target_type": "hex"}
+                    for h in st.extra["cities_to_select"]]  # type: ignore[attr-defined]
+        corp = st.corporations[who]
+        return [{**e, "type": "discard_train", "train": t.id} for t in self.counted_trains(game, corp)]
+
+    def _kcmo_choices(self, game: Game, rnd: Any, corp: Corporation) -> list[dict[str, Any]]:
+        """The Copper Canyon lays open to the operating company's KCMO now (its track step)."""
+        st = game.state
+        kcmo = st.companies.get(KCMO)
+        if (kcmo is None or kcmo.closed or kcmo.owner != corp.id or rnd.step_name() != "track"
+                or COPPER_CANYON in st.tiles):
+            return []
+        free = st.tile_supply.get(COPPER_CANYON_TILE, [])
+        if not free or self.terrain_cost(game, corp, COPPER_CANYON) - KCMO_DISCOUNT > corp.cash:
+            return []
+        tile = self.data.tiles[COPPER_CANYON_TILE]
+        edges = self.data.hexes[COPPER_CANYON].passable_edges
+        return [{"entity": KCMO, "entity_type": "company", "type": "lay_tile", "hex": COPPER_CANYON,
+                 "tile": free[0], "rotation": r} for r in range(6) if tile.geometry.exits(r) <= edges]
+
+    def _ndm_half_sales(self, game: Game, rnd: Any, pid: str) -> list[str]:
+        """5% sales of NdM: a 5% certificate alone, or a 10% share swapped for a pool 5%."""
+        corp = game.state.corporations.get(NDM)
+        if corp is None or not corp.ipoed or rnd.sell_error(pid, corp, 5) is not None:
+            return []
+        out = []
+        five = next((c for c in corp.certs if c.owner == pid and c.percent == 5), None)
+        if five is not None:
+            out.append(five.id)
+        ten = next((c for c in corp.certs if c.owner == pid and c.percent == 10 and not c.president), None)
+        if ten is not None and any(c.owner == MARKET and c.percent == 5 for c in corp.certs):
+            out.append(ten.id)
+        return out
 
     # ------------------------------------------------------------ bankruptcy
     def declare_bankruptcy(self, game: Game, pid: str) -> None:
