@@ -269,18 +269,28 @@ class StockRound1870(StockRound):
         self.redeemed.add(corp.id)
         self.redeem_cash[corp.id] = 0
 
+    def reissue_error(self, pid: str, corp: Corporation) -> str | None:
+        if shares.president(corp) != pid or self.corp_acted:
+            return f"Only {corp.id}'s president may reissue its shares, in his own turn."
+        if not any(c.owner == corp.id for c in corp.certs) or any(c.owner == IPO for c in corp.certs):
+            return f"{corp.id} may reissue only when every share in its treasury is a redeemed one."
+        return None
+
+    def reissue_par(self, corp: Corporation) -> int:
+        """The higher of the old par and the largest top-row price <= 75% of the current price."""
+        t = self.title
+        price = t.share_price(corp)
+        cap = 200 if "max_reissue_200" in t.options or "original_rules" in t.options else 10**6
+        top = [p for p in t.market.grid[0] if REISSUE_MIN <= p <= cap and p <= 0.75 * price]
+        return max([*top, corp.par or 0])
+
     def _reissue(self, corp: Corporation) -> None:
-        g, t = self.game, self.title
-        st = g.state
+        st = self.game.state
         held = [c for c in corp.certs if c.owner == corp.id]
         if not held or any(c.owner == IPO for c in corp.certs):
             raise EngineError(f"{corp.id} may reissue only when every share in its treasury is a redeemed one.",
                               rule="reissue.refused")
-        price = t.share_price(corp)
-        cap = 200 if "max_reissue_200" in t.options or "original_rules" in t.options else 10**6
-        top = [p for p in t.market.grid[0] if REISSUE_MIN <= p <= cap and p <= 0.75 * price]
-        new_par = max([*top, corp.par or 0])
-        corp.par = new_par
+        corp.par = self.reissue_par(corp)
         for c in held:
             c.owner = IPO
         if corp.id not in st.extra["reissued"]:  # type: ignore[operator]

@@ -92,6 +92,12 @@ class Title1870(Title):
             return self.operating_round(game, rnd.round_num + 1)
         return self.stock_round(game)
 
+    def legal_extras(self, game: Game, base: dict[str, Any]) -> None:
+        """1870's own decisions in the legal answer (see legal.py)."""
+        from engine.titles.t1870.legal import legal_extras
+
+        legal_extras(game, base)
+
     # ------------------------------------------------------------ bank
     def bank_pays(self, game: Game, amount: int) -> None:
         """Money out of the bank; paying more than it holds breaks it (the payment still happens)."""

@@ -1,0 +1,139 @@
+"""1870's own decisions in the legal answer (engine.legal calls Title1870.legal_extras): price
+protection, redemption and reissue, the connection run (Map/Charter, payout or withhold), the
+cattle and port tokens and train discards. Each is offered as a complete action in `choices`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import shares
+from engine.state import MARKET
+from engine.titles.t1870 import protection
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+CLEARED = ("bids", "pars", "buy_shares", "sell_shares", "tiles", "token_cities", "trains",
+           "companies", "dividends", "company_abilities")
+
+
+def protection_bundle(game: Game, sale: dict[str, Any]) -> list[str]:
+    """The market certificates that make up a queued sale (what a protection buys back)."""
+    corp = game.state.corporations[sale["corp"]]
+    need, out = sale["pct"], []
+    for c in corp.certs:
+        if c.owner == MARKET and not c.president and c.percent <= need:
+            out.append(c.id)
+            need -= c.percent
+    return out
+
+
+def _only(base: dict[str, Any], kinds: tuple[str, ...]) -> None:
+    for key in CLEARED:
+        base.pop(key, None)
+    base["kinds"] = kinds
+
+
+def _protection(game: Game, base: dict[str, Any], sold: set[str]) -> None:
+    sale = protection.queue(game)[0]
+    _only(base, base["kinds"])
+    pid = str(sale["president"])
+    if protection.protect_error(game, sale, sold) is None:
+        base["choices"] = [{"entity": pid, "entity_type": "player", "type": "buy_shares",
+                            "shares": protection_bundle(game, sale), "percent": sale["pct"]}]
+
+
+def _stock(game: Game, base: dict[str, Any]) -> None:
+    rnd: Any = game.round
+    if rnd.in_protection():
+        _protection(game, base, rnd._sold(str(protection.queue(game)[0]["president"])))
+        return
+    if not base["kinds"]:
+        return
+    pid, st, t = base["entity"], game.state, game.title
+    out = base.setdefault("choices", [])
+    for corp in st.corporations.values():
+        if corp.closed or shares.president(corp) != pid:
+            continue
+        e = {"entity": corp.id, "entity_type": "corporation"}
+        if rnd.redeem_error(pid, corp) is None:
+            for cert in redeemable(game, corp, pid):
+                out.append({**e, "type": "buy_shares", "shares": [cert], "percent": 10,
+                            "share_price": t.share_price(corp)})
+        if rnd.reissue_error(pid, corp) is None:
+            held = [c for c in corp.certs if c.owner == corp.id]
+            out.append({**e, "type": "sell_shares", "shares": [c.id for c in held],
+                        "percent": sum(c.percent for c in held), "share_price": rnd.reissue_par(corp)})
+
+
+def redeemable(game: Game, corp: Any, pid: str) -> list[str]:
+    """Certificates the corporation may redeem: the market's if it holds any, else an ordinary
+    share of any holder (the president's own unless his holding equals the largest other)."""
+    pool = [c.id for c in corp.certs if c.owner == MARKET and not c.president]
+    if pool:
+        return pool[:1]
+    st = game.state
+    held = {p.id: shares.percent(corp, p.id) for p in st.players}
+    top_other = max((v for p, v in held.items() if p != pid), default=0)
+    out: dict[str, str] = {}
+    for c in corp.certs:
+        if (c.owner in held and not c.president and c.percent == 10 and c.owner not in out
+                and not (c.owner == pid and held[pid] == top_other)):
+            out[str(c.owner)] = c.id
+    return list(out.values())
+
+
+def _operating(game: Game, base: dict[str, Any]) -> None:
+    rnd: Any = game.round
+    t: Any = game.title
+    kinds = base["kinds"]
+    if kinds == ("discard_train",):
+        corp = game.state.corporations[base["entity"]]
+        _only(base, kinds)
+        base["choices"] = [{"entity": corp.id, "entity_type": "corporation", "type": "discard_train",
+                            "train": tr.id} for tr in t.active_trains(game, corp)]
+        return
+    if rnd.conn_runs:
+        corp = rnd.corp()
+        e = {"entity": corp.id, "entity_type": "corporation"}
+        if kinds == ("choose",):
+            _only(base, kinds)
+            base["choices"] = [{**e, "type": "choose", "choice": c} for c in t.destination_choices(game, corp)]
+        elif kinds == ("dividend",):
+            _only(base, kinds)
+            base["dividends"] = ["payout", "withhold"]
+        else:
+            base["company_abilities"] = []
+        return
+    if rnd.in_protection():
+        _protection(game, base, set())
+        return
+    corp = rnd.corp()
+    if base["entity"] != corp.id:
+        return
+    out = base.setdefault("choices", [])
+    for company in game.state.companies.values():
+        if company.owner != corp.id or not t.assign_left(game, company):
+            continue
+        for hex_name in assign_targets(game, company):
+            out.append({"entity": company.id, "entity_type": "company", "type": "assign",
+                        "target": hex_name, "target_type": "hex"})
+    if out and "assign" not in base["kinds"]:
+        base["kinds"] = (*base["kinds"], "assign")
+
+
+def assign_targets(game: Game, company: Any) -> list[str]:
+    t: Any = game.title
+    spec = next(c for c in t.data.companies if c["id"] == company.id)
+    placed = game.state.extra["assignments"].get(company.id)  # type: ignore[attr-defined]
+    if placed is not None:  # the open port may become the closed port on its own city
+        return [placed["hex"]] if not placed["closed"] else []
+    return list(spec["ability"]["hexes"])
+
+
+def legal_extras(game: Game, base: dict[str, Any]) -> None:
+    kind = game.round.kind
+    if kind == "stock":
+        _stock(game, base)
+    elif kind == "operating":
+        _operating(game, base)
