@@ -107,7 +107,7 @@ class RealRenderer:
         self._missing: set[str] = set()
 
     def render(self, kind: str, view: Any) -> bytes | None:
-        name = f"render_{kind}"
+        name = "render_map" if kind == "closeup" else f"render_{kind}"
         if name in self._missing:
             return None
         try:
@@ -115,12 +115,14 @@ class RealRenderer:
 
             fn = getattr(render, name, None)
             if fn is None:
-                module = __import__(f"render.{kind}", fromlist=[name])
+                module = __import__(f"render.{name[len('render_'):]}", fromlist=[name])
                 fn = getattr(module, name)
         except (ImportError, AttributeError):
             log.warning("render.%s is not available: posting text only", name)
             self._missing.add(name)
             return None
+        if kind == "closeup":  # the hexes of the last move, legible on a phone
+            return bytes(fn(view, focus=tuple(getattr(view, "last_hexes", ()))))
         return bytes(fn(view))
 
 
@@ -579,6 +581,8 @@ class Service:
     def _changed(before: Any, after: Any) -> tuple[str, ...]:
         kinds = []
         if getattr(before, "hexes", None) != getattr(after, "hexes", None):
+            if getattr(after, "last_hexes", ()):
+                kinds.append("closeup")
             kinds.append("map")
         if getattr(before, "market", None) != getattr(after, "market", None):
             kinds.append("market")

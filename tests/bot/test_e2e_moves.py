@@ -75,6 +75,7 @@ async def test_moves_post_summary_images_and_ping_next(env: Env) -> None:
     assert not sent.ephemeral and "**Alice** (GMO) lays tile 57 on H6 (rotation 1)" in sent.content
     names = [n for n, _ in sent.files]
     assert "map.png" in names
+    assert "closeup.png" in names  # the hexes of the move, legible on a phone
     for _n, png in sent.files:
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
 
