@@ -1,6 +1,6 @@
 """1870's own decisions in the legal answer (engine.legal calls Title1870.legal_extras): price
 protection, redemption and reissue, the connection run (Map/Charter, payout or withhold), the
-cattle and port tokens and train discards. Each is offered as a complete action in `choices`."""
+cattle and port tokens, train discards and the sales allowed to fund a forced train purchase. Each is offered as a complete action in `choices`."""
 
 from __future__ import annotations
 
@@ -112,6 +112,13 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
     if base["entity"] != corp.id:
         return
     out = base.setdefault("choices", [])
+    pid = shares.president(corp)
+    if "sell_shares" in kinds and pid is not None and t.must_buy_train(game, rnd, corp):
+        st = game.state
+        for target, pct in t.emergency_sale_options(game, corp, pid):
+            certs = shares.pick_for_sale(st.corporations[target], pid, pct)
+            out.append({"entity": pid, "entity_type": "player", "type": "sell_shares",
+                        "shares": [c.id for c in certs], "percent": pct})
     for company in game.state.companies.values():
         if company.owner != corp.id or not t.assign_left(game, company):
             continue

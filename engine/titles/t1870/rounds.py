@@ -516,6 +516,9 @@ class OperatingRound1870(OperatingRound):
         if not t.must_buy_train(g, self, corp):
             raise EngineError(f"{corp.id} is not forced to buy a train, so its president cannot go bankrupt.",
                               rule="bankrupt.not_forced")
+        if not t.may_declare_bankruptcy(g, self, corp):
+            raise EngineError(f"{corp.id}'s treasury, its president's cash and the shares he may sell can pay "
+                              f"for a ${t.ebuy_needed(g)} train: no bankruptcy.", rule="bankrupt.can_pay")
         player = st.player(pid)
         for other in st.corporations.values():
             held = shares.percent(other, pid)

@@ -314,25 +314,109 @@ class Title1870(Title):
             raise EngineError(f"{corp.id} is not forced to buy a train; shares may be sold only in a stock round.",
                               rule="ebuy.not_forced")
         certs = []
+        if len(action.shares) == 1 and action.shares[0] in st.corporations and action.percent:
+            named = st.corporations[action.shares[0]]  # "sell 20% of GMO": the engine picks
+            action = action.model_copy(update={"shares": [
+                c.id for c in shares.pick_for_sale(named, pid, action.percent)]})
         for sid in action.shares:
             target = st.corporations.get(sid.rsplit("_", 1)[0])
             cert = next((x for x in target.certs if x.id == sid), None) if target else None
             if cert is None or cert.owner != pid:
                 raise EngineError(f"You do not hold {sid}.", rule="ebuy.cert")
             certs.append(cert)
+        if not certs:
+            raise EngineError("Name the shares to sell.", rule="ebuy.cert")
         target = st.corporations[certs[0].corp]
         pct = action.percent or sum(c.percent for c in certs)
-        if shares.percent(target, MARKET) + pct > self.pool_limit():
-            raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",
-                              rule="ebuy.pool")
-        if target.id == corp.id:
-            others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
-            if others > shares.percent(target, pid) - pct:
-                raise EngineError(f"Selling that would change the presidency of {corp.id}, which is buying the train.",
-                                  rule="ebuy.presidency")
+        err = self.emergency_sale_error(game, corp, pid, target, pct)
+        if err:
+            raise EngineError(err[1], rule=err[0])
         self._sale_context = (pid, shares.president(target))
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
+
+    def ebuy_needed(self, game: Game) -> int:
+        """What a forced purchase costs: the cheapest train of the bank or the open market."""
+        return self.cheapest_available(game) or 0
+
+    def emergency_sale_error(self, game: Game, corp: Corporation, pid: str, target: Corporation,
+                             pct: int) -> tuple[str, str] | None:
+        """(rule, message) when the president may not sell `pct`% of `target` to fund `corp`'s
+        forced train purchase, else None. As on the site: the market must have room, the buying
+        company's presidency must not change, he may not end above 60% (white/yellow cells), and
+        he may not raise more than needed - unless selling one share less would leave him above
+        60%."""
+        st = game.state
+        if target.closed or target.cell is None:
+            return ("ebuy.cert", f"{target.id} shares have no price to sell at.")
+        held = shares.percent(target, pid)
+        if pct <= 0 or pct > held:
+            return ("ebuy.cert", f"You hold {held}% of {target.id}.")
+        if shares.percent(target, MARKET) + pct > self.pool_limit():
+            return ("ebuy.pool", f"The open market may not hold more than {self.pool_limit()}% of {target.id}.")
+        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+        pres = shares.president_cert(target)
+        if shares.president(target) == pid:
+            if target.id == corp.id and others > held - pct:
+                return ("ebuy.presidency",
+                        f"Selling that would change the presidency of {corp.id}, which is buying the train.")
+            if held - pct < pres.percent and others < pres.percent:
+                return ("ebuy.presidency", f"Nobody else could take over {target.id}'s president's certificate.")
+        above = not self.may_hold_above_60(game, target)
+        if above and held - pct > 60:
+            return ("ebuy.holding", f"After this sale you would still hold more than 60% of {target.id}.")
+        price = self.share_price(target)
+        have = corp.cash + st.player(pid).cash
+        need = self.ebuy_needed(game)
+        if have + price * pct // 10 >= need + price and not (above and held - pct + 10 > 60):
+            return ("ebuy.sell_more_than_needed",
+                    f"{corp.id} needs ${max(0, need - have)} more: sell no more shares than that takes.")
+        return None
+
+    def emergency_sale_options(self, game: Game, corp: Corporation, pid: str) -> list[tuple[str, int]]:
+        """(corporation, percent) sales the president may make now for the forced purchase."""
+        out = []
+        for target in game.state.corporations.values():
+            held = shares.percent(target, pid)
+            for pct in range(10, held + 1, 10):
+                if self.emergency_sale_error(game, corp, pid, target, pct) is None:
+                    out.append((target.id, pct))
+        return out
+
+    def emergency_liquidity(self, game: Game, corp: Corporation, pid: str) -> int:
+        """The most the president could raise by selling, ignoring the 'no more than needed'
+        limit (one block per corporation)."""
+        st = game.state
+        total = 0
+        for target in st.corporations.values():
+            if target.closed or target.cell is None:
+                continue
+            held = shares.percent(target, pid)
+            best = 0
+            for pct in range(10, held + 1, 10):
+                if shares.percent(target, MARKET) + pct > self.pool_limit():
+                    break
+                others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+                pres = shares.president_cert(target)
+                if shares.president(target) == pid:
+                    if target.id == corp.id and others > held - pct:
+                        break
+                    if held - pct < pres.percent and others < pres.percent:
+                        break
+                best = pct
+            total += self.share_price(target) * best // 10
+        return total
+
+    def may_declare_bankruptcy(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """Forced to buy a train that the treasury, the president's cash and every share he may
+        still sell cannot pay for."""
+        if not self.must_buy_train(game, rnd, corp):
+            return False
+        pid = shares.president(corp)
+        if pid is None:
+            return False
+        have = corp.cash + game.state.player(pid).cash + self.emergency_liquidity(game, corp, pid)
+        return have < self.ebuy_needed(game)
 
     def pay_companies(self, game: Game) -> None:
         st = game.state

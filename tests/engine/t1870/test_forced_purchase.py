@@ -1,0 +1,51 @@
+"""1870 forced train purchase: the president sells no more than needed (unless one share less
+would leave him above 60%), never ends above 60% in a white/yellow cell, and may go bankrupt only
+when the treasury, his cash and every share he may still sell cannot pay for the train."""
+
+from __future__ import annotations
+
+from engine.core import shares
+from engine.legal import legal_moves
+from tests.engine.t1870._util import ALLOWED, BANKRUPT, rejected, replay
+
+
+def _sale(pid: str, corp: str, pct: int) -> dict[str, object]:
+    return {"type": "sell_shares", "entity": pid, "entity_type": "player", "shares": [corp], "percent": pct}
+
+
+def test_no_more_than_needed() -> None:
+    g = replay(BANKRUPT, 587)  # MKT must buy a $630 train: $411 in treasury, its president $216
+    mkt = g.state.corporations["MKT"]
+    pid = shares.president(mkt)
+    assert pid is not None and g.round.corp() is mkt
+    lg = legal_moves(g)
+    assert "bankrupt" not in lg.kinds
+    sales = [(o["shares"], o["percent"]) for o in lg.choices if o["type"] == "sell_shares"]
+    assert sales and all(pct == 10 for _, pct in sales)  # one share is enough
+    target = next(c for c in g.state.corporations.values()
+                  if shares.percent(c, pid) >= 20 and c.id != "MKT" and c.cell is not None)
+    err = rejected(g, _sale(pid, target.id, 20))
+    assert err.rule == "ebuy.sell_more_than_needed"
+    assert rejected(g, {"type": "bankrupt", "entity": "MKT", "entity_type": "corporation"}).rule == "bankrupt.can_pay"
+    g.apply(_sale(pid, "GMO", 10))  # as logged (action 588)
+
+
+def test_more_than_needed_to_get_back_to_60_percent() -> None:
+    """40469 action 823: GMO's president holds 90% of SLSF (after protecting): selling 10% or 20%
+    would leave him above 60%, so he sells 30% although that raises more than needed."""
+    g = replay(ALLOWED, 822)
+    pid = shares.president(g.round.corp())
+    assert pid is not None and shares.percent(g.state.corporations["SLSF"], pid) == 90
+    assert rejected(g, _sale(pid, "SLSF", 10)).rule == "ebuy.holding"
+    g.apply(_sale(pid, "SLSF", 30))
+
+
+def test_bankruptcy_only_when_the_money_cannot_be_raised() -> None:
+    g = replay(BANKRUPT, 846)  # SP must buy an $1100 train; everything together is short
+    lg = legal_moves(g)
+    assert "bankrupt" in lg.kinds
+    sp = g.state.corporations["SP"]
+    t = g.title
+    pid = shares.president(sp)
+    assert pid is not None
+    assert sp.cash + g.state.player(pid).cash + t.emergency_liquidity(g, sp, pid) < t.ebuy_needed(g)
