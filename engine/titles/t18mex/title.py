@@ -87,7 +87,10 @@ class MexStockRound(StockRound):
             super()._do_buy_shares(pid, action)
             return
         corp = self.game.state.corporations[NDM]
-        cert = self._find_cert(action.shares[0], want_owner=(MARKET,)) if action.shares else None
+        named = next((c for c in corp.certs if action.shares and c.id == action.shares[0]), None)
+        cert = named
+        if named is not None and named.owner != MARKET:  # an equivalent pool share will do
+            cert = next((c for c in corp.certs if c.owner == MARKET and c.percent == named.percent), named)
         five = next((c for c in corp.certs if c.id == swap), None)
         err = "Name the 10% NdM share to buy." if cert is None else self.swap_buy_error(pid, cert, five)
         if err:
@@ -346,6 +349,9 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         if action.type != "buy_company":
             return False
         pid = str(action.entity)
+        if pid != rnd.player_id():
+            raise EngineError(f"It is {game.player_name(rnd.player_id())}'s turn in the stock round, "
+                              f"not {game.player_name(pid)}'s.", rule="turn.wrong_player")
         company = game.state.companies.get(action.company)
         if company is None or company not in self.tradeable_companies(game, rnd, pid):
             raise EngineError(f"You cannot buy {action.company} from another player now.", rule="stock.buy_company")
