@@ -5,6 +5,7 @@ are in RULES.md."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,9 @@ RIVER_COMPANY, CATTLE, PORT = "MRBC", "SCC", "GSC"
 RIVER_CORPS = ("MP", "SSW")
 NO_BUY_COMPANIES = ("SLSF",)
 DESTINATION_TOKEN_COST = 100
+D_DISTANCE, D_COPIES = 999, 20  # the site's D train: distance 999, 20 cards
+D_DISCOUNT = 300  # trading a 4, 5 or 6 in for a D
+BLUE_REVENUE_PHASE = "6"  # a standard phase paying the blue off-board values
 WALK_BUDGET = 200_000  # link steps of one connection check
 
 
@@ -33,6 +37,18 @@ class Title1870(Title):
     bankruptcy_allowed = True
     dividend_kinds = ("payout", "half", "withhold")
     market_shares_pay_corporation = False
+
+    def __init__(self, options: tuple[str, ...] = ()) -> None:
+        super().__init__(options)
+        if "diesels" in self.options:
+            self.data = diesel_data(self.data)
+            self.train_specs = {t["name"]: t for t in self.data.trains}
+            self.phase_names = [p["name"] for p in self.data.phases]
+
+    def revenue_phase(self, game: Game) -> str:
+        """The phase whose off-board values apply: phase D pays the third (blue) value."""
+        phase = game.state.phase
+        return BLUE_REVENUE_PHASE if phase == "D" else phase
 
     # ------------------------------------------------------------ setup
     def setup(self, game: Game) -> State:
@@ -541,7 +557,7 @@ class Title1870(Title):
         assigned = copy.deepcopy(dict(st.extra["assignments"]))  # type: ignore[call-overload]
         dest = corp.extra.get("destination_hex_reached")
         data = self.data
-        phase = st.phase
+        phase = self.revenue_phase(game)
 
         def node_value(board: Board, ref: NodeRef) -> int:
             hex_name, kind, idx = ref
@@ -601,9 +617,26 @@ class Title1870(Title):
         prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]
         return min(prices) if prices else None
 
+    def trade_ins(self, game: Game, corp: Corporation) -> list[Train]:
+        """Trains the corporation may hand in for a D train ($300 off), under the diesels option."""
+        if "diesels" not in self.options:
+            return []
+        spec = self.train_specs.get("D") or {}
+        names = set((spec.get("trade_in_discount") or {}).keys())
+        return [t for t in self.active_trains(game, corp) if t.name in names]
+
     def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, discount: int = 0) -> None:
         st = game.state
         train = self.find_train(game, corp, action.train)
+        if getattr(action, "exchange", None):
+            old = next((t for t in self.trade_ins(game, corp) if t.id == action.exchange), None)
+            if old is None or train.name != "D" or train.owner is not None or train.discarded:
+                raise EngineError(f"{corp.id} may hand in one of its 4, 5 or 6 trains only for a D train "
+                                  "from the bank (diesels option).", rule="train.exchange")
+            super().buy_train(game, rnd, corp, action, D_DISCOUNT)
+            if not old.gone:  # the traded train goes to the open market (a 4 rusted by the first D is gone)
+                old.owner, old.discarded, old.operated = None, True, False
+            return
         forced = self.must_buy_train(game, rnd, corp) and int(action.price) > corp.cash
         if forced and train.owner in st.corporations:
             raise EngineError(f"{corp.id} is forced to buy a train and may not buy one from another "
@@ -871,6 +904,18 @@ class Title1870(Title):
             self._logged_checks = [list(_aget(a, "corporations") or []) for a in subs]
         else:
             self._logged_checks = None
+
+
+def diesel_data(data: Any) -> Any:
+    """The title's facts under the diesels option: trains 2-6 and unlimited D trains, phases
+    1-5 and D (reference train_rules.diesel_variant_trains / diesel_variant_phases)."""
+    rules = data.train_rules
+    trains = copy.deepcopy(rules["diesel_variant_trains"])
+    for t in trains:
+        if t["name"] == "D":
+            t["distance"]["max_stops"] = D_DISTANCE
+            t["max_count"] = D_COPIES
+    return dataclasses.replace(data, trains=trains, phases=copy.deepcopy(rules["diesel_variant_phases"]))
 
 
 def _atype(a: Any) -> str:
