@@ -110,3 +110,4 @@ def sold_out_move(game: Game, corp: Corporation) -> None:
         mk.move(game.state, corp, m.up(corp.cell))
     elif m.exists((r + 1, c + 1)):
         mk.move(game.state, corp, (r + 1, c + 1))
+    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]  # e.g. up into the $400 cell
