@@ -10,7 +10,8 @@ from engine.core import market as mk
 from engine.core import shares, tiles
 from engine.errors import EngineError
 from engine.flow.operating import OperatingRound
-from engine.state import Corporation, Train
+from engine.state import Corporation, Token, Train
+from engine.titles.t18mex.variants import CDB, CDB_PRICE, SANTA_ROSALIA
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -108,7 +109,53 @@ class MexOperatingRules:
         self.move_tokens_on_upgrade(game, other)  # type: ignore[attr-defined]
         game.last_hexes = (*game.last_hexes, other)
 
+    def cdb_token_error(self, game: Game, rnd: Any, corp: Corporation) -> str | None:
+        """Why the Compagnie du Boleo's company may not place its Santa Rosalia token now."""
+        st = game.state
+        cdb = st.companies.get(CDB)
+        if cdb is None or cdb.closed or cdb.owner != corp.id:
+            return f"{corp.id} does not own the Compagnie du Boleo."
+        if cdb.uses:
+            return "The Compagnie du Boleo's token has already been placed."
+        if rnd.step_name() == "done":
+            return f"{corp.id}'s operating turn is over."
+        slots = self.tokens_in(game, SANTA_ROSALIA, 0)  # type: ignore[attr-defined]
+        if corp.id in slots:
+            return f"{corp.id} already has a token in Santa Rosalia."
+        if None not in slots:
+            return "Santa Rosalia has no free token space."
+        return None
+
+    def cdb_token_choices(self, game: Game, rnd: Any, corp: Corporation) -> list[dict[str, Any]]:
+        if self.cdb_token_error(game, rnd, corp) is not None:
+            return []
+        city = self.city_id(game, SANTA_ROSALIA, 0)  # type: ignore[attr-defined]
+        slot = self.tokens_in(game, SANTA_ROSALIA, 0).index(None)  # type: ignore[attr-defined]
+        return [{"entity": CDB, "entity_type": "company", "type": "place_token", "city": city, "slot": slot}]
+
+    def _cdb_token(self, game: Game, rnd: Any, corp: Corporation, company: Any, action: Any) -> None:
+        """Baja variant: an extra token of the owning company, free, in Santa Rosalia (H3), at
+        any time in its operating turn and besides its normal token; no connection needed."""
+        err = self.cdb_token_error(game, rnd, corp)
+        if err:
+            raise EngineError(err, rule="company.cdb")
+        hex_name, city = self.parse_city(game, str(action.city))  # type: ignore[attr-defined]
+        if hex_name != SANTA_ROSALIA:
+            raise EngineError("The Compagnie du Boleo places its token only in Santa Rosalia (H3).",
+                              rule="company.cdb")
+        slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
+        slot = action.slot if action.slot is not None and 0 <= action.slot < len(slots) \
+            and slots[action.slot] is None else slots.index(None)
+        token = Token(0)
+        corp.tokens.append(token)
+        self._put_token(game, corp, token, hex_name, city, slot)  # type: ignore[attr-defined]
+        company.uses += 1
+        game.last_hexes = (hex_name,)
+
     def process_company_action(self, game: Game, rnd: Any, corp: Corporation, company: Any, action: Any) -> None:
+        if company.id == CDB and action.type == "place_token":
+            self._cdb_token(game, rnd, corp, company, action)
+            return
         if company.id != KCMO or action.type != "lay_tile":
             raise EngineError(f"{company.id} has no ability that does that.", rule="company.ability")
         st = game.state
@@ -406,15 +453,18 @@ class MexOperatingRules:
         st = game.state
         players = {p.id for p in st.players}
         kcmo = st.companies[KCMO]
-        if corp.kind != "minor" and st.phase == "2" and "early_buy_of_kcmo" in self.options:  # type: ignore[attr-defined]
-            return [kcmo] if kcmo.owner in players and not kcmo.closed else []
-        if corp.kind == "minor" or "can_buy_companies" not in self.phase_data(game).get(  # type: ignore[attr-defined]
-                "engine_status_flags", []):
+        if corp.kind == "minor":
             return []
+        if "can_buy_companies" not in self.phase_data(game).get("engine_status_flags", []):  # type: ignore[attr-defined]
+            early = [kcmo] if st.phase == "2" and "early_buy_of_kcmo" in self.options else []  # type: ignore[attr-defined]
+            cdb = st.companies.get(CDB)  # Baja variant: the CdB may be bought from phase 2
+            return [c for c in [*early, cdb] if c is not None and c.owner in players and not c.closed]
         return [c for c in st.companies.values()
                 if c.owner in players and not c.closed and c.id not in NOT_FOR_CORPORATIONS]
 
     def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
+        if company.id == CDB:
+            return CDB_PRICE
         if company.id == KCMO and game.state.phase == "2" and "early_buy_of_kcmo" in self.options:  # type: ignore[attr-defined]
             return (1, company.value)
         return (math.ceil(company.value / 2), math.floor(company.value * 3 / 2))

@@ -17,6 +17,7 @@ from engine.title import Title
 from engine.titles.t18mex.auction import MexAuction
 from engine.titles.t18mex.merger import MergerRules
 from engine.titles.t18mex.operating import (
+    CDB,
     COPPER_CANYON,
     COPPER_CANYON_TILE,
     KCMO,
@@ -25,6 +26,7 @@ from engine.titles.t18mex.operating import (
     NDM,
     MexOperatingRules,
 )
+from engine.titles.t18mex.variants import BAJA, baja_data
 
 if TYPE_CHECKING:
     from engine.flow.base import Round
@@ -119,6 +121,11 @@ class MexStockRound(StockRound):
 class Title18MEX(MexOperatingRules, MergerRules, Title):
     name = "18MEX"
     bankruptcy_allowed = True
+
+    def __init__(self, options: tuple[str, ...] = ()) -> None:
+        super().__init__(options)
+        if BAJA in options:  # Santa Rosalia, Los Mochis off-board and the Compagnie du Boleo
+            self.data = baja_data(self.name)
 
     # ------------------------------------------------------------ setup
     def setup(self, game: Game) -> Any:
@@ -385,6 +392,10 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 choices = self._kcmo_choices(game, rnd, rnd.corp())
                 if choices:
                     base["company_abilities"] = [*base.get("company_abilities", []), (KCMO, "lay_tile")]
+                cdb = self.cdb_token_choices(game, rnd, rnd.corp())
+                if cdb:
+                    base["company_abilities"] = [*base.get("company_abilities", []), (CDB, "place_token")]
+                    choices += cdb
         elif rnd.kind == "stock" and base["entity"]:
             pid = str(base["entity"])
             kinds = base["kinds"]

@@ -16,9 +16,10 @@ WEIGHT = {"buy_train": 50, "merge": 5, "assign": 5, "discard_train": 5, "lay_til
           "buy_company": 2, "bid": 2, "bankrupt": 0.0}
 
 
-def play(seed: int, players: int, cap: int = 2500) -> tuple[Game, Counter[str], list[str]]:
+def play(seed: int, players: int, cap: int = 2500,
+         options: tuple[str, ...] = ()) -> tuple[Game, Counter[str], list[str]]:
     rng = random.Random(seed)
-    g = Game("18MEX", [f"P{i}" for i in range(1, players + 1)])
+    g = Game("18MEX", [f"P{i}" for i in range(1, players + 1)], options=options)
     seen: Counter[str] = Counter()
     phases: list[str] = []
     for _ in range(cap):
