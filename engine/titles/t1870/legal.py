@@ -100,6 +100,11 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
         if kinds == ("choose",):
             _only(base, kinds)
             base["choices"] = [{**e, "type": "choose", "choice": c} for c in t.destination_choices(game, corp)]
+        elif kinds == ("run_routes",):
+            base["company_abilities"] = []
+            route = t.connection_route(game, corp)
+            if route is not None:
+                base["choices"] = [{**e, "type": "run_routes", "routes": [route]}]
         elif kinds == ("dividend",):
             _only(base, kinds)
             base["dividends"] = ["payout", "withhold"]

@@ -426,6 +426,9 @@ class OperatingRound1870(OperatingRound):
             t.choose_destination(g, corp, action.choice)
             self.conn_stage = "route"
         elif want == "run_routes":
+            err = t.connection_route_error(g, corp, action)
+            if err:
+                raise EngineError(err, rule="connection.route")
             saved = self.turn
             self.turn = TurnState()
             try:

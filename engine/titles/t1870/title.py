@@ -812,11 +812,16 @@ class Title1870(Title):
         run through a city full of other corporations' tokens or through an off-board, and it
         counts nodes (the destination city included) up to the distance of the longest train;
         it succeeds as soon as the track it walks enters the home hex."""
+        return self.connection_walk(game, corp) is not None
+
+    def connection_walk(self, game: Game, corp: Corporation) -> list[tuple[int, Any]] | None:
+        """The walk of connected_to_destination: [(node, link to the next node)...] from the
+        destination city, the last link entering the home hex; None when not connected."""
         dest = self.destination_hex(corp)
         if dest is None or corp.closed or not self.active_trains(game, corp):
-            return False
+            return None
         if corp.home is None or not any(t.hex == corp.home[0] for t in corp.tokens):
-            return False
+            return None
         from engine.routes.graph import can_pass, track_graph
 
         self._board_for = corp.id
@@ -829,10 +834,11 @@ class Title1870(Title):
         longest = max(self.train_spec(game, t).max_stops or 10**6 for t in self.active_trains(game, corp))
         starts = [i for i, n in enumerate(g.nodes) if n.ref[0] == dest]
         if not starts:
-            return False
+            return None
         start = min(starts, key=lambda i: (g.nodes[i].ref[1] != "city", g.nodes[i].ref[2]))
         passable = [can_pass(board, n, corp.id, self.pass_through_offboards) for n in g.nodes]
         on_path = {start}
+        steps: list[tuple[int, Any]] = []
         budget = [WALK_BUDGET]
 
         def walk(node: int, depth: int, used: int) -> bool:
@@ -844,19 +850,60 @@ class Title1870(Title):
                     return False
                 if link.mask & used:
                     continue
+                steps.append((node, link))
                 if home_hex in link.chain:
                     return True
                 nxt = link.b if link.a == node else link.a
-                if nxt in on_path or not passable[nxt]:
-                    continue
-                on_path.add(nxt)
-                found = walk(nxt, depth + 1, used | link.mask)
-                on_path.discard(nxt)
-                if found:
-                    return True
+                if nxt not in on_path and passable[nxt]:
+                    on_path.add(nxt)
+                    found = walk(nxt, depth + 1, used | link.mask)
+                    on_path.discard(nxt)
+                    if found:
+                        return True
+                steps.pop()
             return False
 
-        return walk(start, 1, 0)
+        if not walk(start, 1, 0):
+            return None
+        self._walk_graph = g
+        return steps
+
+    def connection_route(self, game: Game, corp: Corporation) -> dict[str, Any] | None:
+        """A run_routes route for the connection run: the longest train along the walk from the
+        destination to the home city (None when the walk does not end at a stop in the home hex)."""
+        home_hex = corp.home[0] if corp.home else None
+        dest = corp.extra.get("destination_run_hex")
+        marker = corp.extra.get("destination")
+        corp.extra["destination"] = dest  # walk as before the marker was taken
+        try:
+            steps = self.connection_walk(game, corp)
+        finally:
+            corp.extra["destination"] = marker
+        if not steps:
+            return None
+        g = self._walk_graph
+        chains, stops = [], [g.nodes[steps[0][0]].ref[0]]
+        for node, link in steps:
+            chain = list(link.chain) if link.a == node else list(reversed(link.chain))
+            chains.append(chain)
+            nxt = link.b if link.a == node else link.a
+            stops.append(g.nodes[nxt].ref[0])
+        if stops[-1] != home_hex:
+            return None
+        train = max(self.active_trains(game, corp), key=lambda t: self.train_spec(game, t).max_stops)
+        return {"train": train.id, "connections": chains, "hexes": stops}
+
+    def connection_route_error(self, game: Game, corp: Corporation, action: Any) -> str | None:
+        """A connection run needs one train running from the home hex to the destination hex
+        (both ends of its route in those two hexes)."""
+        home = corp.home[0] if corp.home else None
+        dest = corp.extra.get("destination_run_hex")
+        ends_ok = {home, dest}
+        for r in action.routes:
+            stops = list(r.hexes or []) or _route_ends(r.connections)
+            if len(stops) >= 2 and {stops[0], stops[-1]} <= ends_ok:
+                return None
+        return f"At least one of {corp.id}'s trains must run from its home ({home}) to its destination ({dest})."
 
     def destination_choices(self, game: Game, corp: Corporation) -> list[str]:
         dest = self.destination_hex(corp)
@@ -874,6 +921,7 @@ class Title1870(Title):
         token = Token(DESTINATION_TOKEN_COST)
         corp.tokens.append(token)
         corp.extra["destination"] = None
+        corp.extra["destination_run_hex"] = dest
         if choice == "Map":
             key = (dest, 0)
             cur = list(game.state.city_tokens.get(key, self.tokens_in(game, dest, 0)))
@@ -916,6 +964,17 @@ def diesel_data(data: Any) -> Any:
             t["distance"]["max_stops"] = D_DISTANCE
             t["max_count"] = D_COPIES
     return dataclasses.replace(data, trains=trains, phases=copy.deepcopy(rules["diesel_variant_phases"]))
+
+
+def _route_ends(connections: list[list[str]]) -> list[str]:
+    """The two end hexes of a route given only as hex chains between its stops."""
+    if len(connections) == 1:
+        return [connections[0][0], connections[0][-1]] if connections[0] else []
+    count: dict[str, int] = {}
+    for chain in connections:
+        for h in (chain[0], chain[-1]) if chain else ():
+            count[h] = count.get(h, 0) + 1
+    return [h for h, n in count.items() if n % 2 == 1]
 
 
 def _atype(a: Any) -> str:

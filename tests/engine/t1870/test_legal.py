@@ -63,7 +63,9 @@ def test_logged_1870_moves_are_offered(name: str) -> None:
                 assert act.kind in lg.dividends
             elif act.type == "pass":
                 assert "pass" in lg.kinds and str(act.entity) == lg.entity
-            elif act.type != "run_routes":
+            elif act.type == "run_routes":
+                assert [o["type"] for o in lg.choices] == ["run_routes"], (name, act.id)
+            else:
                 assert any(_same(o, act) for o in lg.choices), (act, lg.choices)
                 assert act.type in lg.kinds or corporate
             seen[kind] += 1
@@ -97,3 +99,28 @@ def test_reissue_offered_with_the_new_par() -> None:
     assert offers[0] in candidate_actions(g)
     g.apply(offers[0])
     assert g.state.corporations["MKT"].par == 100
+
+
+def test_connection_route_offered_and_required() -> None:
+    """FW's connection run in the bank game (Map at 622): the legal answer offers a route of the
+    longest train from the destination to home; a run without such a route is refused."""
+    g = replay(BANK, 622)
+    assert legal_moves(g).kinds == ("run_routes",)
+    offers = [o for o in legal_moves(g).choices if o["type"] == "run_routes"]
+    assert len(offers) == 1
+    route = offers[0]["routes"][0]
+    fw = g.state.corporations["FW"]
+    assert fw.home is not None
+    assert route["hexes"][0] == fw.extra["destination_run_hex"] and route["hexes"][-1] == fw.home[0]
+    err = rejected_run(g, {"entity": "FW", "entity_type": "corporation", "type": "run_routes", "routes": []})
+    assert err == "connection.route"
+    g.apply(offers[0])
+    assert legal_moves(g).kinds == ("dividend",)
+
+
+def rejected_run(g: Game, act: dict[str, Any]) -> str:
+    try:
+        g.apply(act)
+    except EngineError as err:
+        return str(err.rule)
+    return ""
