@@ -287,9 +287,14 @@ class MexOperatingRules:
             raise EngineError(f"{corp.id} has already bought a train from the bank this turn; until the "
                               "first 4 only one bank train may be bought per turn.", rule="train.one_from_bank")
         if not from_depot:
-            if self.must_buy_train(game, rnd, corp) and action.price > corp.cash:
-                raise EngineError("A forced purchase must be the cheapest train from the bank, not "
-                                  "another company's.", rule="train.forced_bank")
+            lo, hi = self.other_train_range(game, rnd, corp, train)
+            if action.price > corp.cash and not lo <= action.price <= hi:
+                if hi <= corp.cash:
+                    raise EngineError(f"{corp.id} may pay at most its ${corp.cash} for another company's "
+                                      "train.", rule="train.cash")
+                raise EngineError(f"In a forced purchase {corp.id} may pay ${lo} to ${hi} for {train.owner}'s "
+                                  f"{train.name} (its president helping, up to face value).",
+                                  rule="train.forced_other")
             if NDM in (corp.id, train.owner) and action.price != train.price:
                 raise EngineError(f"Trains change hands with the NdM at face value (${train.price}).",
                                   rule="train.ndm_face")
@@ -304,6 +309,26 @@ class MexOperatingRules:
         if from_depot:
             rnd.turn.extra["depot_bought"] = True
         del st
+
+    def other_train_range(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> tuple[int, int]:
+        """What `corp` may pay for another company's train: $1 to its treasury; at face value
+        when the NdM is buyer or seller. A company forced to buy a train that its treasury cannot
+        pay at face value may pay up to face value with its president's help (as on the site);
+        after the president sold shares for it, at least the money in hand less the last price
+        sold at, plus $1."""
+        face = train.price
+        lo, hi = 1, corp.cash
+        if self.must_buy_train(game, rnd, corp) and corp.cash < face:
+            pid = shares.president(corp)
+            have = corp.cash + (game.state.player(pid).cash if pid else 0)
+            hi = min(face, have)
+            last = rnd.turn.extra.get("ebuy_sold_price") if rnd is not None else None
+            if last:
+                lo = max(1, have - int(last) + 1)
+        if NDM in (corp.id, train.owner):
+            lo = face
+            hi = face if face <= max(hi, corp.cash) else face - 1  # empty range when unaffordable
+        return lo, hi
 
     def after_buy_train(self, game: Game, rnd: Any, corp: Corporation, train: Train, from_depot: bool) -> None:
         st = game.state
@@ -409,6 +434,7 @@ class MexOperatingRules:
                               "short): sell fewer shares.", rule="ebuy.too_much")
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
+        rnd.turn.extra["ebuy_sold_price"] = price
         # the companies yet to operate this round are re-sorted by their new prices
         waiting = [c for c in rnd.order[rnd.index + 1:] if st.corporations[c].cell is not None]
         waiting.sort(key=lambda cid: mk.order_key(st, self.market, st.corporations[cid]))

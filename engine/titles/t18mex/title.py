@@ -389,6 +389,14 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 base["company_abilities"] = []
                 choices = self._interrupt_choices(game, pending)
             else:
+                if base.get("trains"):  # other companies' trains: this title's price limits
+                    corp = rnd.corp()
+                    trains = {t.id: t for t in game.state.trains}
+                    base["trains"] = [
+                        (tid, face, *self.other_train_range(game, rnd, corp, trains[tid]), seller)
+                        if seller != "bank" else (tid, face, lo, hi, seller)
+                        for tid, face, lo, hi, seller in base["trains"]]
+                    base["trains"] = [t for t in base["trains"] if t[2] <= t[3]]
                 choices = self._kcmo_choices(game, rnd, rnd.corp())
                 if choices:
                     base["company_abilities"] = [*base.get("company_abilities", []), (KCMO, "lay_tile")]

@@ -10,7 +10,7 @@ from engine.core import shares
 from engine.errors import EngineError
 from engine.legal import candidate_actions, legal_moves
 from engine.state import IPO, MARKET
-from tests.engine.t18mex._helpers import G13315, GHOT, act, at, rejected
+from tests.engine.t18mex._helpers import G13315, G17849, GHOT, act, at, rejected
 
 
 def _cert(g, cid):  # type: ignore[no-untyped-def]
@@ -177,3 +177,23 @@ def test_bankruptcy_only_when_even_the_sales_cannot_pay() -> None:
     assert "bankrupt" in legal_moves(g).kinds
     act(g, "TM", "bankrupt")
     assert g.finished and g.state.end_reason == "bankrupt"
+
+
+def test_forced_purchase_from_another_company_up_to_face_value() -> None:
+    g = at(G17849, 342)  # TM must buy a train (the bank has only 4Ds at $700) and holds $392
+    st = g.state
+    tm = st.corporations["TM"]
+    pid = shares.president(tm)
+    assert pid is not None
+    have = tm.cash + st.player(pid).cash
+    offers = {t[0]: t[2:4] for t in legal_moves(g).trains}
+    assert offers["5-1"] == (1, min(450, have))  # UdY's 5: up to face value, the president helping
+    assert offers["5-0"] == (450, 450)  # the NdM's trains change hands at face value
+    pres_cash = st.player(pid).cash
+    act(g, "TM", "buy_train", train="5-1", price=450)
+    assert g.state.player(pid).cash == pres_cash - (450 - 392)
+    # once the president has sold shares for it, the price must need that sale
+    g = at(G17849, 345)
+    tm = g.state.corporations["TM"]
+    assert "5-1" not in {t[0] for t in legal_moves(g).trains}
+    rejected(g, "TM", "buy_train", "train.forced_other", "may pay", train="5-1", price=450)
