@@ -324,8 +324,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 not in self.phase_data(game).get("engine_status_flags", [])):
             return []
         players = {p.id for p in st.players} - {pid}
-        return [c for c in st.companies.values() if c.owner in players and not c.closed
-                and c.id not in ("A", "B", "C", "MNR")]
+        out = [c for c in st.companies.values() if c.owner in players and not c.closed
+               and c.id not in ("A", "B", "C", "MNR")]
+        if st.phase == "2" and "early_buy_of_kcmo" in self.options:
+            out = [c for c in out if c.id == KCMO]  # as on the site: its phase-2 list is the KCMO alone
+        return out
 
     def extra_stock_kinds(self, game: Game, rnd: Any, pid: str) -> list[str]:
         return ["buy_company"] if self.tradeable_companies(game, rnd, pid) else []

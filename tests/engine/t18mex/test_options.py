@@ -66,6 +66,9 @@ def test_early_buy_of_kcmo() -> None:
     g.apply({"type": "buy_company", "entity": "TM", "entity_type": "corporation", "company": "KCMO", "price": 1})
     assert g.state.companies["KCMO"].owner == "TM" and g.state.player("1048").cash == cash + 1
     assert ("KCMO", "lay_tile") in legal_moves(g).company_abilities  # its tile may now be laid
+    # (the site's phase-2 list of privates is then the KCMO alone, in stock rounds too)
+    sr = fresh(8, "early_buy_of_kcmo")
+    assert [c[0] for c in legal_moves(sr).companies] == ["KCMO"]
     plain = fresh(OR1_TM)
     assert not legal_moves(plain).companies
     try:
