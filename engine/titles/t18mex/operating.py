@@ -414,24 +414,13 @@ class MexOperatingRules:
             certs.append(cert)
         target = st.corporations[certs[0].corp]
         pct = action.percent or sum(c.percent for c in certs)
-        if shares.percent(target, "market") + pct > self.pool_limit():  # type: ignore[attr-defined]
-            raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",  # type: ignore[attr-defined]
-                              rule="ebuy.pool")
-        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
-        if target is corp and others > shares.percent(target, pid) - pct:
-            raise EngineError(f"Selling that would hand over the presidency of {corp.id}, which is buying the train.",
-                              rule="ebuy.presidency")
-        # never sell more than needed: no sale once the money is there, and no sale that
-        # would leave a whole share's price or more over the cheapest train
-        needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash
-        if have >= needed:
-            raise EngineError(f"{corp.id} and its president already have the ${needed} for the cheapest "
-                              "train: no more shares may be sold.", rule="ebuy.enough")
+        if pct != sum(c.percent for c in certs) or any(c.corp != target.id for c in certs):
+            raise EngineError(f"Name the certificates of one company that make up the {pct}% sold.",
+                              rule="ebuy.cert")
+        err = self.ebuy_sale_error(game, corp, pid, target, pct)
+        if err:
+            raise EngineError(err[1], rule=err[0])
         price = self.share_price(target)  # type: ignore[attr-defined]
-        proceeds = self.sale_proceeds(target, price, pct)  # type: ignore[attr-defined]
-        if have + proceeds >= needed + price:
-            raise EngineError(f"Selling {pct}% of {target.id} raises more than needed (${needed - have} "
-                              "short): sell fewer shares.", rule="ebuy.too_much")
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
         rnd.turn.extra["ebuy_sold_price"] = price
@@ -439,6 +428,49 @@ class MexOperatingRules:
         waiting = [c for c in rnd.order[rnd.index + 1:] if st.corporations[c].cell is not None]
         waiting.sort(key=lambda cid: mk.order_key(st, self.market, st.corporations[cid]))
         rnd.order[rnd.index + 1:] = [c for c in rnd.order[rnd.index + 1:] if c not in waiting] + waiting
+
+    def ebuy_sale_error(self, game: Game, corp: Corporation, pid: str, target: Corporation,
+                        pct: int) -> tuple[str, str] | None:
+        """(rule, message) if the president may not sell `pct`% of `target` for `corp`'s forced
+        purchase: the pool's limit, the buying company's presidency, never more than needed."""
+        st = game.state
+        if shares.percent(target, "market") + pct > self.pool_limit():  # type: ignore[attr-defined]
+            return ("ebuy.pool", f"The open market may not hold more than {self.pool_limit()}% of {target.id}.")  # type: ignore[attr-defined]
+        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+        if target is corp and others > shares.percent(target, pid) - pct:
+            return ("ebuy.presidency",
+                    f"Selling that would hand over the presidency of {corp.id}, which is buying the train.")
+        # never sell more than needed: no sale once the money is there, and no sale that
+        # would leave a whole share's price or more over the cheapest train
+        needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash
+        if have >= needed:
+            return ("ebuy.enough", f"{corp.id} and its president already have the ${needed} for the cheapest "
+                    "train: no more shares may be sold.")
+        price = self.share_price(target)  # type: ignore[attr-defined]
+        if have + self.sale_proceeds(target, price, pct) >= needed + price:  # type: ignore[attr-defined]
+            return ("ebuy.too_much", f"Selling {pct}% of {target.id} raises more than needed "
+                    f"(${needed - have} short): sell fewer shares.")
+        return None
+
+    def ebuy_sales(self, game: Game, rnd: Any, corp: Corporation) -> list[dict[str, Any]]:
+        """The president's allowed sales for `corp`'s forced purchase, as complete actions: n
+        ordinary certificates of a company, or a 5% NdM certificate alone."""
+        pid = shares.president(corp)
+        if pid is None or not self.must_buy_train(game, rnd, corp):
+            return []
+        out = []
+        for target in game.state.corporations.values():
+            if target.kind != "corporation" or target.cell is None or target.closed:
+                continue
+            held = [c for c in target.certs if c.owner == pid and not c.president]
+            tens = sorted((c for c in held if c.percent != 5), key=lambda c: c.id)
+            bundles = [tens[:n] for n in range(1, len(tens) + 1)] + [[c] for c in held if c.percent == 5][:1]
+            for bundle in bundles:
+                pct = sum(c.percent for c in bundle)
+                if self.ebuy_sale_error(game, corp, pid, target, pct) is None:
+                    out.append({"entity": pid, "entity_type": "player", "type": "sell_shares",
+                                "shares": [c.id for c in bundle], "percent": pct})
+        return out
 
     def ebuy_needed(self, game: Game) -> int:
         """A forced purchase is of the cheapest train in the bank."""

@@ -401,6 +401,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                         for tid, face, lo, hi, seller in base["trains"]]
                     base["trains"] = [t for t in base["trains"] if t[2] <= t[3]]
                 choices = self._kcmo_choices(game, rnd, rnd.corp())
+                if "sell_shares" in base["kinds"] and base["entity_type"] == "corporation":
+                    choices += self.ebuy_sales(game, rnd, rnd.corp())  # the president's forced sales
                 if choices:
                     base["company_abilities"] = [*base.get("company_abilities", []), (KCMO, "lay_tile")]
                 cdb = self.cdb_token_choices(game, rnd, rnd.corp())

@@ -197,3 +197,14 @@ def test_forced_purchase_from_another_company_up_to_face_value() -> None:
     tm = g.state.corporations["TM"]
     assert "5-1" not in {t[0] for t in legal_moves(g).trains}
     rejected(g, "TM", "buy_train", "train.forced_other", "may pay", train="5-1", price=450)
+
+
+def test_forced_sales_offered_are_the_allowed_ones() -> None:
+    g, tm, pid = _forced_tm()  # $65 short; TM at $70: one TM share, not two
+    sales = [c for c in legal_moves(g).choices if c["type"] == "sell_shares"]
+    assert {"entity": pid, "entity_type": "player", "type": "sell_shares", "shares": ["TM_1"],
+            "percent": 10} in sales
+    assert not [c for c in sales if c["shares"][0].startswith("TM") and c["percent"] > 10]
+    for sale in sales:
+        target = g.state.corporations[sale["shares"][0].rsplit("_", 1)[0]]
+        assert g.title.ebuy_sale_error(g, tm, pid, target, sale["percent"]) is None

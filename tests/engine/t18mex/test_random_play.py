@@ -57,17 +57,23 @@ def money(g: Game) -> int:
     return st.bank.cash + sum(p.cash for p in st.players) + sum(c.cash for c in st.corporations.values())
 
 
-@pytest.mark.parametrize("seed,players,decision", [(5, 5, "assign"), (13, 4, "discard_train")])
-def test_random_play_passes_phase_5_and_the_ndm_merger(seed: int, players: int, decision: str) -> None:
-    start = money(Game("18MEX", [f"P{i}" for i in range(1, players + 1)]))
-    g, seen, phases = play(seed, players)
-    assert "5" in phases and phases[-1] != "5", phases  # through phase 5 and beyond
-    assert g.state.extra["merged"] is not None and seen["merge"] and seen[decision], seen
-    assert g.finished
-    assert money(g) == start
-    assert all(c.cash >= 0 for c in g.state.corporations.values())
-    replayed = Game("18MEX", [p for p, _ in g.players], actions=g.export_actions())
-    assert replayed.result() == g.result()
+# seeds known to reach each decision; random play is sensitive to any change in the legal
+# answer, so the first seed of a list that gets there is enough (re-scan with the __main__ below)
+@pytest.mark.parametrize("decision,seeds", [("assign", (17, 5, 4)), ("discard_train", (13, 16, 1))])
+def test_random_play_passes_phase_5_and_the_ndm_merger(decision: str, seeds: tuple[int, ...]) -> None:
+    tried = []
+    for seed in seeds:
+        players = 3 + seed % 3
+        start = money(Game("18MEX", [f"P{i}" for i in range(1, players + 1)]))
+        g, seen, phases = play(seed, players)
+        assert g.finished and money(g) == start
+        assert all(c.cash >= 0 for c in g.state.corporations.values())
+        replayed = Game("18MEX", [p for p, _ in g.players], actions=g.export_actions())
+        assert replayed.result() == g.result()
+        tried.append((seed, phases, dict(seen)))
+        if "5" in phases and phases[-1] != "5" and g.state.extra["merged"] and seen["merge"] and seen[decision]:
+            return
+    raise AssertionError(f"no seed passed phase 5 through the merger and a {decision}: {tried}")
 
 
 if __name__ == "__main__":
