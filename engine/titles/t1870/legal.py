@@ -118,6 +118,11 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
     if base["entity"] != corp.id:
         return
     out = base.setdefault("choices", [])
+    if base.get("tiles"):
+        base["tiles"] = _tile_options(game, corp, base["tiles"])
+    players = {p.id for p in game.state.players}
+    if base.get("companies"):  # only a private held by a player can be bought
+        base["companies"] = [c for c in base["companies"] if game.state.companies[c[0]].owner in players]
     if "buy_train" in kinds and t.room(game, corp):
         for d in [tr for tr in t.depot_trains(game) if tr.name == "D"]:
             price = int(t.train_specs["D"]["price"]) - D_DISCOUNT
@@ -140,6 +145,33 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
                         "target": hex_name, "target_type": "hex"})
     if out and "assign" not in base["kinds"]:
         base["kinds"] = (*base["kinds"], "assign")
+
+
+def _tile_options(game: Game, corp: Any, opts: dict[str, list[tuple[str, list[int]]]]
+                  ) -> dict[str, list[tuple[str, list[int]]]]:
+    """Drop the lays 1870 refuses: a hex already laid this turn, an upgrade as the second lay,
+    terrain the company cannot pay for, and river crossings while a player holds the bridge
+    company."""
+    t: Any = game.title
+    rnd: Any = game.round
+    st = game.state
+    lay = t.next_lay(game, rnd, corp)
+    upgrades = bool(lay and lay.get("upgrade"))
+    out: dict[str, list[tuple[str, list[int]]]] = {}
+    for hex_name, tiles in opts.items():
+        if hex_name in rnd.turn.laid_hexes or t.terrain_cost(game, corp, hex_name) > corp.cash:
+            continue
+        if not upgrades and (hex_name in st.tiles or t.data.hexes[hex_name].kind == "preprinted"):
+            continue  # the second lay is a yellow tile on an empty hex
+        kept = []
+        for copy_id, rots in tiles:
+            tile = t.data.tiles[copy_id.rsplit("-", 1)[0]]
+            ok = [r for r in rots if t.river_error(game, hex_name, tile, r) is None]
+            if ok:
+                kept.append((copy_id, ok))
+        if kept:
+            out[hex_name] = kept
+    return out
 
 
 def assign_targets(game: Game, company: Any) -> list[str]:

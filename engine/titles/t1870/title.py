@@ -97,6 +97,10 @@ class Title1870(Title):
         if finished.kind in ("auction", "draft"):
             return self.stock_round(game)
         if finished.kind == "stock":
+            if self.dead_end(game, finished):
+                st.finished = True
+                st.end_reason = "no_moves"
+                return None
             st.extra["ors_in_set"] = int(self.phase_data(game)["operating_rounds_per_set"])
             return self.operating_round(game, 1)
         rnd: OperatingRound = finished  # type: ignore[assignment]
@@ -113,6 +117,21 @@ class Title1870(Title):
         from engine.titles.t1870.legal import legal_extras
 
         legal_extras(game, base)
+
+    def dead_end(self, game: Game, rnd: Any) -> bool:
+        """Nothing can ever change again: nobody acted in this stock round nor could buy, par or
+        sell, no corporation is left to operate and no private pays anything (e.g. every
+        corporation has closed). The engine then ends the game (reason `no_moves`) instead of
+        cycling empty rounds forever."""
+        st = game.state
+        if getattr(rnd, "last_actor", None) is not None or st.extra["sell_queue"]:
+            return False
+        if any(c.floated and not c.closed for c in st.corporations.values()):
+            return False
+        if any(c.owner is not None and not c.closed and c.revenue for c in st.companies.values()):
+            return False
+        return not any(rnd.buyable(p.id) or rnd.parable(p.id) or rnd.sellable(p.id)
+                       for p in st.players if not p.bankrupt)
 
     # ------------------------------------------------------------ bank
     def bank_pays(self, game: Game, amount: int) -> None:

@@ -49,3 +49,21 @@ def test_sold_out_move_into_400_ends_the_game() -> None:
     mk.move(g.state, slsf, (1, 20))  # $375 one row down
     zones.sold_out_move(g, slsf)
     assert slsf.cell == TOP_RIGHT and g.state.finished and g.state.end_reason == "stock_market"
+
+
+def test_dead_end_ends_the_game_instead_of_looping() -> None:
+    """Engine safeguard: when every corporation has closed and no private pays, nobody can ever
+    act again; the game ends (reason no_moves) rather than cycling empty rounds."""
+    from engine.titles.t1870.rounds import StockRound1870
+
+    g = Game("1870", [("a", "A"), ("b", "B"), ("c", "C")])
+    st, t = g.state, g.title
+    for c in st.companies.values():
+        c.closed = True
+    for corp in st.corporations.values():
+        corp.closed = True
+    rnd = StockRound1870(g)
+    assert rnd.finished and t.dead_end(g, rnd)
+    assert t.next_round(g, rnd) is None and st.finished and st.end_reason == "no_moves"
+    live = Game("1870", [("a", "A"), ("b", "B"), ("c", "C")])
+    assert not live.title.dead_end(live, StockRound1870(live))
