@@ -133,7 +133,7 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
     pid = shares.president(corp)
     if "sell_shares" in kinds and pid is not None and t.must_buy_train(game, rnd, corp):
         st = game.state
-        for target, pct in t.emergency_sale_options(game, corp, pid):
+        for target, pct in t.emergency_sale_options(game, corp, pid, rnd.turn.extra.get("ebuy_sold", ())):
             certs = shares.pick_for_sale(st.corporations[target], pid, pct)
             out.append({"entity": pid, "entity_type": "player", "type": "sell_shares",
                         "shares": [c.id for c in certs], "percent": pct})

@@ -363,11 +363,13 @@ class Title1870(Title):
             raise EngineError("Name the shares to sell.", rule="ebuy.cert")
         target = st.corporations[certs[0].corp]
         pct = action.percent or sum(c.percent for c in certs)
-        err = self.emergency_sale_error(game, corp, pid, target, pct)
+        sold: list[str] = rnd.turn.extra.setdefault("ebuy_sold", [])
+        err = self.emergency_sale_error(game, corp, pid, target, pct, sold)
         if err:
             raise EngineError(err[1], rule=err[0])
         self._sale_context = (pid, shares.president(target))
         sell_certs(game, target, pid, certs, pct)
+        sold.append(target.id)
         rnd.turn.sold_shares = True
 
     def ebuy_needed(self, game: Game) -> int:
@@ -375,15 +377,17 @@ class Title1870(Title):
         return self.cheapest_available(game) or 0
 
     def emergency_sale_error(self, game: Game, corp: Corporation, pid: str, target: Corporation,
-                             pct: int) -> tuple[str, str] | None:
+                             pct: int, sold: Any = ()) -> tuple[str, str] | None:
         """(rule, message) when the president may not sell `pct`% of `target` to fund `corp`'s
         forced train purchase, else None. As on the site: the market must have room, the buying
         company's presidency must not change, he may not end above 60% (white/yellow cells), and
         he may not raise more than needed - unless selling one share less would leave him above
-        60%."""
+        60%. Each corporation is sold in one block (`sold`: those sold already for this train)."""
         st = game.state
         if target.closed or target.cell is None:
             return ("ebuy.cert", f"{target.id} shares have no price to sell at.")
+        if target.id in sold:
+            return ("ebuy.block", f"You have already sold {target.id} for this train: one block per corporation.")
         held = shares.percent(target, pid)
         if pct <= 0 or pct > held:
             return ("ebuy.cert", f"You hold {held}% of {target.id}.")
@@ -408,23 +412,24 @@ class Title1870(Title):
                     f"{corp.id} needs ${max(0, need - have)} more: sell no more shares than that takes.")
         return None
 
-    def emergency_sale_options(self, game: Game, corp: Corporation, pid: str) -> list[tuple[str, int]]:
+    def emergency_sale_options(self, game: Game, corp: Corporation, pid: str,
+                               sold: Any = ()) -> list[tuple[str, int]]:
         """(corporation, percent) sales the president may make now for the forced purchase."""
         out = []
         for target in game.state.corporations.values():
             held = shares.percent(target, pid)
             for pct in range(10, held + 1, 10):
-                if self.emergency_sale_error(game, corp, pid, target, pct) is None:
+                if self.emergency_sale_error(game, corp, pid, target, pct, sold) is None:
                     out.append((target.id, pct))
         return out
 
-    def emergency_liquidity(self, game: Game, corp: Corporation, pid: str) -> int:
+    def emergency_liquidity(self, game: Game, corp: Corporation, pid: str, sold: Any = ()) -> int:
         """The most the president could raise by selling, ignoring the 'no more than needed'
-        limit (one block per corporation)."""
+        limit (one block per corporation, none of those already sold for this train)."""
         st = game.state
         total = 0
         for target in st.corporations.values():
-            if target.closed or target.cell is None:
+            if target.closed or target.cell is None or target.id in sold:
                 continue
             held = shares.percent(target, pid)
             best = 0
@@ -450,7 +455,8 @@ class Title1870(Title):
         pid = shares.president(corp)
         if pid is None:
             return False
-        have = corp.cash + game.state.player(pid).cash + self.emergency_liquidity(game, corp, pid)
+        sold = rnd.turn.extra.get("ebuy_sold", ())
+        have = corp.cash + game.state.player(pid).cash + self.emergency_liquidity(game, corp, pid, sold)
         return have < self.ebuy_needed(game)
 
     def pay_companies(self, game: Game) -> None:

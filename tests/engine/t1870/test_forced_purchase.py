@@ -49,3 +49,12 @@ def test_bankruptcy_only_when_the_money_cannot_be_raised() -> None:
     pid = shares.president(sp)
     assert pid is not None
     assert sp.cash + g.state.player(pid).cash + t.emergency_liquidity(g, sp, pid) < t.ebuy_needed(g)
+
+
+def test_each_corporation_in_one_block() -> None:
+    g = replay(BANKRUPT, 647)  # FW must buy an $800 train and is $522 short
+    pid = shares.president(g.state.corporations["FW"])
+    assert pid is not None
+    g.apply(_sale(pid, "ATSF", 10))
+    assert rejected(g, _sale(pid, "ATSF", 10)).rule == "ebuy.block"
+    assert all("ATSF" not in o["shares"][0] for o in legal_moves(g).choices if o["type"] == "sell_shares")
