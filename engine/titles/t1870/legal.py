@@ -123,6 +123,8 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
     players = {p.id for p in game.state.players}
     if base.get("companies"):  # only a private held by a player can be bought
         base["companies"] = [c for c in base["companies"] if game.state.companies[c[0]].owner in players]
+    if "buy_train" in kinds:
+        base["trains"] = _train_options(game, corp, base.get("trains") or [])
     if "buy_train" in kinds and t.room(game, corp):
         for d in [tr for tr in t.depot_trains(game) if tr.name == "D"]:
             price = int(t.train_specs["D"]["price"]) - D_DISCOUNT
@@ -145,6 +147,21 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
                         "target": hex_name, "target_type": "hex"})
     if out and "assign" not in base["kinds"]:
         base["kinds"] = (*base["kinds"], "assign")
+
+
+def _train_options(game: Game, corp: Any, trains: list[tuple[str, str, int, int, str]]
+                   ) -> list[tuple[str, str, int, int, str]]:
+    """Add the open market's trains (any company may buy them at face value); in a forced
+    purchase the president must fund, only the cheapest bank or market train."""
+    t: Any = game.title
+    rnd: Any = game.round
+    out = list(trains)
+    if t.room(game, corp):
+        out += [(tr.id, tr.name, tr.price, tr.price, "market") for tr in t.market_trains(game)]
+    cheapest = t.cheapest_available(game)
+    if t.must_buy_train(game, rnd, corp) and cheapest is not None and cheapest > corp.cash:
+        out = [o for o in out if o[4] in ("bank", "market") and o[2] == cheapest]
+    return out
 
 
 def _tile_options(game: Game, corp: Any, opts: dict[str, list[tuple[str, list[int]]]]

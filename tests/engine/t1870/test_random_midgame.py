@@ -1,0 +1,23 @@
+"""Random legal play from late positions of the shared 1870 games (forced purchases, open-market
+trains, emergency sales, bankruptcy, redemptions): every move comes from the legal answer, the
+invariants hold, and the resulting log replays to the same result."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.game import Game
+from engine.io.export18xx import export_game, import_game
+from tests.engine._props import random_play
+from tests.engine.t1870._util import ALLOWED, BANK, BANKRUPT, fixture
+from tests.engine.test_properties_titles import check_invariants
+
+
+@pytest.mark.parametrize("name,upto,seed", [(BANK, 800, 1), (BANKRUPT, 700, 2), (ALLOWED, 600, 1)])
+def test_random_play_from_a_late_position(name: str, upto: int, seed: int) -> None:
+    g = import_game(fixture(name), upto=upto)
+    start = len(g.log)
+    g = random_play(g, seed, 300, check_invariants)
+    assert len(g.log) > start + 20
+    again: Game = import_game(export_game(g))
+    assert again.result() == g.result()
