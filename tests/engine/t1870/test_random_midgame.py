@@ -4,6 +4,8 @@ invariants hold, and the resulting log replays to the same result."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.game import Game
@@ -13,11 +15,23 @@ from tests.engine.t1870._util import ALLOWED, BANK, BANKRUPT, fixture
 from tests.engine.test_properties_titles import check_invariants
 
 
-@pytest.mark.parametrize("name,upto,seed", [(BANK, 800, 1), (BANKRUPT, 700, 2), (ALLOWED, 600, 1)])
-def test_random_play_from_a_late_position(name: str, upto: int, seed: int) -> None:
-    g = import_game(fixture(name), upto=upto)
+@pytest.mark.parametrize("name,upto,seed,options", [
+    (BANK, 800, 1, []), (BANKRUPT, 700, 2, []), (ALLOWED, 600, 1, []),
+    (BANK, 621, 3, []),  # FW is about to make its connection run
+    (BANK, 840, 4, ["diesels"]),  # the same game under diesels until its first 8-train (862)
+])
+def test_random_play_from_a_late_position(name: str, upto: int, seed: int, options: list[str]) -> None:
+    data = json.loads(json.dumps(fixture(name)))
+    data.setdefault("settings", {})["optional_rules"] = options
+    g = import_game(data, upto=upto)
     start = len(g.log)
     g = random_play(g, seed, 300, check_invariants)
     assert len(g.log) > start + 20
+    kinds = {a.type for a in g.log[start:]}
+    if upto == 621:
+        assert {"choose", "run_routes", "dividend"} <= kinds
+    if options:
+        bought = [a for a in g.log[start:] if a.type == "buy_train" and a.train.startswith("D-")]
+        assert bought and any(getattr(a, "exchange", None) for a in bought)
     again: Game = import_game(export_game(g))
     assert again.result() == g.result()
