@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from engine.core import shares
 from engine.state import MARKET
 from engine.titles.t1870 import protection
-from engine.titles.t1870.title import D_DISCOUNT
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -125,13 +124,12 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
         base["companies"] = [c for c in base["companies"] if game.state.companies[c[0]].owner in players]
     if "buy_train" in kinds:
         base["trains"] = _train_options(game, corp, base.get("trains") or [])
-    if "buy_train" in kinds and t.room(game, corp):
-        for d in [tr for tr in t.depot_trains(game) if tr.name == "D"]:
-            price = int(t.train_specs["D"]["price"]) - D_DISCOUNT
-            for old in t.trade_ins(game, corp):
-                if price <= corp.cash:
-                    out.append({"entity": corp.id, "entity_type": "corporation", "type": "buy_train",
-                                "train": d.id, "variant": "D", "price": price, "exchange": old.id})
+    price = t.d_trade_price(game, corp) if "buy_train" in kinds else None
+    if price is not None:
+        d = next(tr for tr in t.depot_trains(game) if tr.name == "D")
+        for old in t.trade_ins(game, corp):
+            out.append({"entity": corp.id, "entity_type": "corporation", "type": "buy_train",
+                        "train": d.id, "variant": "D", "price": price, "exchange": old.id})
     pid = shares.president(corp)
     if "sell_shares" in kinds and pid is not None and t.must_buy_train(game, rnd, corp):
         st = game.state

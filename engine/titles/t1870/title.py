@@ -650,6 +650,17 @@ class Title1870(Title):
         names = set((spec.get("trade_in_discount") or {}).keys())
         return [t for t in self.active_trains(game, corp) if t.name in names]
 
+    def can_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """Also at the train limit, a D may be bought by trading in a 4, 5 or 6 (diesels)."""
+        return super().can_buy_train(game, rnd, corp) or bool(self.d_trade_price(game, corp))
+
+    def d_trade_price(self, game: Game, corp: Corporation) -> int | None:
+        """The price of a D bought with a trade-in, when the bank offers one and it is affordable."""
+        if not self.trade_ins(game, corp) or not any(t.name == "D" for t in self.depot_trains(game)):
+            return None
+        price = int(self.train_specs["D"]["price"]) - D_DISCOUNT
+        return price if price <= corp.cash else None
+
     def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, discount: int = 0) -> None:
         st = game.state
         train = self.find_train(game, corp, action.train)
@@ -658,9 +669,10 @@ class Title1870(Title):
             if old is None or train.name != "D" or train.owner is not None or train.discarded:
                 raise EngineError(f"{corp.id} may hand in one of its 4, 5 or 6 trains only for a D train "
                                   "from the bank (diesels option).", rule="train.exchange")
+            # the traded train goes to the open market first (so a company at its train limit may
+            # trade); a 4 traded for the first D then rusts with the others
+            old.owner, old.discarded, old.operated = None, True, False
             super().buy_train(game, rnd, corp, action, D_DISCOUNT)
-            if not old.gone:  # the traded train goes to the open market (a 4 rusted by the first D is gone)
-                old.owner, old.discarded, old.operated = None, True, False
             return
         forced = self.must_buy_train(game, rnd, corp) and int(action.price) > corp.cash
         if forced and train.owner in st.corporations:

@@ -78,3 +78,18 @@ def test_no_exchange_without_the_option() -> None:
     g = import_game(fixture(BANK), upto=861)
     act = {**_buy_d("5-0"), "train": "8-0", "variant": "8", "price": 500}
     assert rejected(g, act).rule == "train.exchange"
+
+
+def test_trade_in_at_the_train_limit() -> None:
+    """As on the site (a discounted trade is possible without a free slot), a company at its
+    train limit may still trade a train in for a D."""
+    g = _diesel_game(861)
+    trains = {tr.id: tr for tr in g.state.trains}
+    trains["6-0"].owner = "SSW"  # SSW now holds 5-0 and 6-0: its limit of 2 in phase 5
+    t, ssw = g.title, g.state.corporations["SSW"]
+    assert not t.room(g, ssw)
+    offered = [c for c in legal_moves(g).choices if c["type"] == "buy_train"]
+    assert {c["exchange"] for c in offered} == {"5-0", "6-0"}
+    g.apply(_buy_d("6-0"))
+    owned = sorted(tr.id for tr in g.state.trains if tr.owner == "SSW")
+    assert owned == ["5-0", "D-0"]
