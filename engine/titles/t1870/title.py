@@ -473,6 +473,11 @@ class Title1870(Title):
     def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
         return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
 
+    def track_abilities_block(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """The owner of an unused bridge company's lay passes its track step explicitly."""
+        bridge = game.state.companies.get(RIVER_COMPANY)
+        return bridge is not None and bridge.owner == corp.id and not bridge.closed and bridge.uses < 1
+
     def lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, **kw: Any) -> None:
         if action.hex in rnd.turn.laid_hexes:
             raise EngineError(f"{corp.id} has already laid a tile on {action.hex} this turn.",

@@ -72,7 +72,7 @@ class MexOperatingRules:
     def track_abilities_block(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         """The track step stays open while the company owns the KCMO, or could buy it now."""
         kcmo = game.state.companies[KCMO]
-        if kcmo.closed:
+        if kcmo.closed or COPPER_CANYON in game.state.tiles:  # the ability is lost once F5 is built
             return False
         if kcmo.owner == corp.id:
             return True

@@ -48,8 +48,8 @@ class MexStockRound(StockRound):
         corp = g.state.corporations[NDM]
         if five is None or five.corp != NDM or five.owner != pid or five.percent != 5:
             return "Only a 5% NdM certificate of yours may be handed in, for a 10% NdM share."
-        if cert.corp != NDM or cert.percent != 10 or cert.owner != MARKET:
-            return "A 5% NdM certificate may be swapped only for a 10% NdM share from the market."
+        if cert.corp != NDM or cert.percent != 10 or cert.owner not in (MARKET, IPO):
+            return "A 5% NdM certificate may be swapped only for a 10% NdM share for sale."
         if self.turn_state.bought:
             return "You have already bought a certificate this turn."
         if corp.id in self.sold_this_round.get(pid, set()):
@@ -61,7 +61,7 @@ class MexStockRound(StockRound):
             return f"You may not hold more than {t.max_percent(corp)}% of {corp.id}."
         if t.cert_count(g, pid) + 1 > t.cert_limit(g):
             return f"You are at the certificate limit ({t.cert_limit(g)})."
-        due = t.swap_price(t.share_price(corp))
+        due = t.swap_price(t.share_price(corp) if cert.owner == MARKET else corp.par or 0)
         if g.state.player(pid).cash < due:
             return f"The swap costs ${due}; you have ${g.state.player(pid).cash}."
         return None
@@ -91,14 +91,15 @@ class MexStockRound(StockRound):
         corp = self.game.state.corporations[NDM]
         named = next((c for c in corp.certs if action.shares and c.id == action.shares[0]), None)
         cert = named
-        if named is not None and named.owner != MARKET:  # an equivalent pool share will do
+        if named is not None and named.owner not in (MARKET, IPO):  # an equivalent share will do
             cert = next((c for c in corp.certs if c.owner == MARKET and c.percent == named.percent), named)
         five = next((c for c in corp.certs if c.id == swap), None)
         err = "Name the 10% NdM share to buy." if cert is None else self.swap_buy_error(pid, cert, five)
         if err:
             raise EngineError(err, rule="stock.swap")
         assert cert is not None
-        self.title.do_buy_cert(self.game, self, pid, corp, cert, self.title.share_price(corp), action)
+        price = self.title.share_price(corp) if cert.owner == MARKET else corp.par or 0
+        self.title.do_buy_cert(self.game, self, pid, corp, cert, price, action)
         self.turn_state.bought = True
         if self.turn_state.sold:
             self.turn_state.sold_before_buy = True
@@ -291,10 +292,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         swap = getattr(action, "swap", None)
         if swap:
             five = next((c for c in corp.certs if c.id == swap), None)
-            if corp.id != NDM or five is None or five.owner != pid or five.percent != 5 or cert.owner != MARKET:
+            if (corp.id != NDM or five is None or five.owner != pid or five.percent != 5
+                    or cert.owner not in (MARKET, IPO)):
                 raise EngineError("Only a 5% NdM certificate may be handed in, for a 10% NdM share "
-                                  "from the market.", rule="stock.swap")
-            five.owner = MARKET
+                                  "for sale.", rule="stock.swap")
+            five.owner = cert.owner  # the 5% goes where the 10% came from
             price = self.swap_price(price)
         super().do_buy_cert(game, rnd, pid, corp, cert, price, action)
 
