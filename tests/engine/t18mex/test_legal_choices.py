@@ -105,10 +105,15 @@ def test_buying_a_pool_ten_percent_by_handing_in_a_five() -> None:
     g.apply(swap)
     assert ten.owner == pid and _cert(g, "NdM_8").owner == MARKET
     assert st.player(pid).cash == price // 2 - (price - (price + 1) // 2)
-    # a swap needs a 10% share in the pool: not one from the IPO
+    # the site also takes a swap for a 10% share of the initial offering (18MEX hotseat01,
+    # action 272, later undone): the 5% certificate then goes to the initial offering
     g = at(G13315, 169)
-    rejected(g, pid, "buy_shares", "stock.swap", "only for a 10% NdM share from the market", etype="player",
-             shares=["NdM_4"], percent=10, swap="NdM_8")
+    g.apply({**swap, "shares": ["NdM_4"]})
+    assert _cert(g, "NdM_4").owner == pid and _cert(g, "NdM_8").owner == IPO
+    # but only a 5% certificate of the buyer's may be handed in
+    g = at(G13315, 169)
+    rejected(g, pid, "buy_shares", "stock.swap", "Only a 5% NdM certificate of yours", etype="player",
+             shares=["NdM_4"], percent=10, swap="NdM_7")
 
 
 def test_private_purchase_between_players_in_a_stock_round() -> None:
