@@ -45,6 +45,10 @@ class Title(OperatingRules):
         self.train_specs = {t["name"]: t for t in self.data.trains}
         self.phase_names = [p["name"] for p in self.data.phases]
 
+    def option(self, name: str) -> bool:
+        """An optional rule is on (a title may make one option imply others)."""
+        return name in self.options
+
     # ------------------------------------------------------------ setup
     def setup(self, game: Game) -> State:
         meta = self.data.meta

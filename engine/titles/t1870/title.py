@@ -44,6 +44,15 @@ class Title1870(Title):
             self.data = diesel_data(self.data)
             self.train_specs = {t["name"]: t for t in self.data.trains}
             self.phase_names = [p["name"] for p in self.data.phases]
+        if self.option("original_market"):  # 1832/1850 market: three cells change zone
+            for cell in self.data.market.get("variant_cells", {}).get("original_market", []):
+                self.market.cell_types[(cell["row"], cell["col"])] = tuple(cell["types"])
+
+    def option(self, name: str) -> bool:
+        """An optional rule is on (`original_rules` turns on every one of Dixon's originals)."""
+        originals = ("station_wars", "original_tiles", "max_reissue_200", "can_protect_if_sold",
+                     "original_market")
+        return name in self.options or (name in originals and "original_rules" in self.options)
 
     def revenue_phase(self, game: Game) -> str:
         """The phase whose off-board values apply: phase D pays the third (blue) value."""
@@ -57,6 +66,10 @@ class Title1870(Title):
         for t in unlimited:  # the 12-train: one card per id, as many as the bank will sell
             t["ids"]["ids"] = [f"{t['name']}-{i}" for i in range(int(t.get("max_count", 12)))]
         st = super().setup(game)
+        if self.option("original_tiles"):  # the smaller original tile set
+            for tile in data.tiles.values():
+                removed = tile.extra.get("original_tiles_variant", {}).get("removed_copies", [])
+                st.tile_supply[tile.name] = [c for c in st.tile_supply[tile.name] if c not in removed]
         for corp in st.corporations.values():
             spec = next(c for c in data.corporations if c["id"] == corp.id)
             corp.extra["destination"] = spec["destination"]["hex"]  # marker still on the map
