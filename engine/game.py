@@ -50,6 +50,7 @@ class Game:
         actions: Iterable[dict[str, Any] | Any] = (),
         strict_revenue: bool = False,
     ) -> None:
+        from engine.core.data import load_title_data
         from engine.titles import get_title
 
         self.title_name = title
@@ -58,6 +59,12 @@ class Game:
             (str(p[0]), str(p[1])) if isinstance(p, (tuple, list)) else (str(p), str(p))
             for p in players
         ]
+        known = {o["id"] for o in load_title_data(title).meta.get("optional_rules", [])}
+        unknown = [o for o in self.options if o not in known]
+        if unknown:
+            raise EngineError(
+                f"{title} has no option {', '.join(unknown)}; its options are: "
+                f"{', '.join(sorted(known)) or 'none'}.", rule="game.option")
         self.title = get_title(title)(self.options)
         self.strict_revenue = strict_revenue
         self.log: list[Any] = []

@@ -55,3 +55,13 @@ def test_draft_company_taken_twice_rejected() -> None:
     assert err.value.rule == "draft.company"
     # the offered bids are the companies still free
     assert {c for c, _ in g.legal().bids} == {"AGS", "BS", "M&M", "M&O"}
+
+
+def test_unknown_option_is_refused_by_name() -> None:
+    from engine import Game
+
+    with pytest.raises(EngineError, match="18MS has no option or_12; its options are: "
+                                         "allow_buy_rusting, or_11") as err:
+        Game("18MS", ["a", "b", "c"], ["or_12"])
+    assert err.value.rule == "game.option"
+    assert Game("18MS", ["a", "b", "c"], ["or_11"]).options == ("or_11",)
