@@ -40,6 +40,9 @@ class Title1870(Title):
 
     def __init__(self, options: tuple[str, ...] = ()) -> None:
         super().__init__(options)
+        if self.option("station_wars"):
+            raise EngineError("The 1870 option station_wars (and so original_rules, which includes "
+                              "it) is not supported yet.", rule="game.option")
         if "diesels" in self.options:
             self.data = diesel_data(self.data)
             self.train_specs = {t["name"]: t for t in self.data.trains}

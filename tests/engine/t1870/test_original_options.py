@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from engine import Game
+import pytest
+
+from engine import EngineError, Game
 
 PLAYERS = ["a", "b", "c"]
 
@@ -29,11 +31,18 @@ def test_original_market_changes_three_cells() -> None:
     assert old.title.counts_for_cert_limit(old, _at(old, (6, 5))) is True
 
 
-def test_original_rules_turn_every_original_option_on() -> None:
-    g = Game("1870", PLAYERS, ["original_rules"])
-    assert g.title.option("original_tiles") and g.title.option("original_market")
-    assert g.title.option("max_reissue_200") and g.title.option("can_protect_if_sold")
-    assert g.state.tile_supply["16"] == ["16-1"] and g.title.market.types((4, 0)) == ("unlimited",)
+def test_station_wars_is_refused_until_supported() -> None:
+    for option in ("station_wars", "original_rules"):
+        with pytest.raises(EngineError, match="station_wars .* is not supported yet") as err:
+            Game("1870", PLAYERS, [option])
+        assert err.value.rule == "game.option"
+
+
+def test_original_rules_would_turn_every_original_option_on() -> None:
+    title = Game("1870", PLAYERS).title
+    title.options = ("original_rules",)
+    assert title.option("original_tiles") and title.option("original_market")
+    assert title.option("max_reissue_200") and title.option("can_protect_if_sold")
     assert not Game("1870", PLAYERS).title.option("original_tiles")
 
 
