@@ -85,6 +85,11 @@ class RealEngine:
             from engine.routes.api import best_routes_for
         except ImportError:
             return None
+        # a run the rules require in this position (1870 connection run: a route between home
+        # and destination) is offered by the engine's legal answer: use it
+        for choice in getattr(game.legal(), "choices", ()):
+            if choice.get("type") == "run_routes":
+                return list(choice.get("routes", []))
         solution = best_routes_for(game, time_limit_ms=2000)
         return [
             r if isinstance(r, dict) else r.model_dump(exclude_none=True) for r in solution.routes
@@ -212,8 +217,11 @@ class Service:
 
     def _replay(self, record: GameRecord, records: Sequence[ActionRecord]) -> Any:
         game = self._new_engine_game(record)
-        for rec in records:
-            game.apply(rec.action)
+        if hasattr(game, "load_log"):  # one pass over what is in effect (undo/redo resolved)
+            game.load_log([rec.action for rec in records])
+        else:
+            for rec in records:
+                game.apply(rec.action)
         return game
 
     def evict(self, game_id: int) -> None:

@@ -170,3 +170,29 @@ async def test_import_a_recorded_game_and_finish_it(env: Env) -> None:
     assert live.game.result() == data["result"]
     sent = await env.cmd(env.alice, thread, "pass")
     assert sent.ephemeral and "finished" in sent.content
+
+
+@needs_shared
+async def test_connection_run_default_route_is_the_one_the_rules_require(env: Env) -> None:
+    """1870: in a connection run one route must join home and destination; `/run` with no
+    routes uses the route the engine offers for it (the best routes need not join them)."""
+    data = json.loads((FIXTURES / "1870" / "1870_game_end_bank.json").read_text())
+    cut = {**data, "actions": [a for a in data["actions"] if a["id"] <= 622]}
+    users = {"9263": env.alice, "7438": env.bob, "4395": env.cy, "18843": env.dee}
+    mapping = " ".join(f"{pid}=<@{u.id}>" for pid, u in users.items())
+    sent = await env.fake.invoke(env.dee, env.fake.main_channel, "import", players=mapping,
+                                 attachment=("bank.json", json.dumps(cut).encode()))
+    await env.settle()
+    assert "Imported 1870 game #1" in sent.content, sent.content
+    thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+    live = await env.service._live(1)
+    assert live.game.current_entity() == ("FW", "corporation")
+    required = [c for c in live.game.legal().choices if c["type"] == "run_routes"]
+    assert required, "the engine offers the connection route"
+    president = users[live.game.acting_players()[0]]
+    sent = await env.cmd(president, thread, "run")
+    assert not sent.ephemeral, sent.content
+    live = await env.service._live(1)
+    ran = live.game.log[-1]
+    assert ran.type == "run_routes"
+    assert [r.model_dump(exclude_none=True) for r in ran.routes] == required[0]["routes"]
