@@ -65,8 +65,6 @@ class OperatingRound(Round):
         if self.finished or self.index < 0 or self.index >= len(self.order):
             return ("", "")
         c = self.corp()
-        if self.step_name() == "buy_train" and self.title.emergency_seller(self.game, self) is not None:
-            pass
         return (c.id, c.kind)
 
     def step_name(self) -> str:

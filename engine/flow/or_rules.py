@@ -697,9 +697,6 @@ class OperatingRules:
         raise EngineError(f"It is {corp.id}'s operating turn; players act only to raise cash for a forced train purchase.",
                           rule="turn.player")
 
-    def emergency_seller(self, game: Game, rnd: OperatingRound) -> str | None:
-        return None
-
     def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
         from engine.flow.stock import sell_certs
 
