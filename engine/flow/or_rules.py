@@ -54,7 +54,11 @@ class OperatingRules:
                 st.corporations[c.owner].cash += c.revenue
             else:
                 st.player(c.owner).cash += c.revenue
-            st.bank.cash -= c.revenue
+            self.bank_pays(game, c.revenue)
+
+    def bank_pays(self, game: Game, amount: int) -> None:
+        """Money out of the bank (a title may note the bank breaking here)."""
+        game.state.bank.cash -= amount
 
     def operating_order(self, game: Game) -> list[str]:
         st = game.state
@@ -477,14 +481,24 @@ class OperatingRules:
     bankruptcy_allowed = False
 
     def may_declare_bankruptcy(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
-        """Forced to buy a train that the treasury and the president's cash cannot pay for."""
+        """Forced to buy a train that the treasury, the president's cash and everything he may
+        still sell cannot pay for."""
         if not self.bankruptcy_allowed or not self.must_buy_train(game, rnd, corp):
             return False
         pres = shares.president(corp)
         if pres is None:
             return False
+        have = corp.cash + game.state.player(pres).cash + self.bankruptcy_liquidity(game, rnd, corp, pres)
+        return have < self.ebuy_needed(game)
+
+    def ebuy_needed(self, game: Game) -> int:
+        """What a forced purchase costs: the cheapest train in the bank (0: none)."""
         prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
-        return bool(prices) and corp.cash + game.state.player(pres).cash < min(prices)
+        return min(prices) if prices else 0
+
+    def bankruptcy_liquidity(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str) -> int:
+        """What the president could still raise by the sales he is allowed (title hook)."""
+        return 0
 
     def find_train(self, game: Game, corp: Corporation, train_id: str) -> Train:
         st = game.state

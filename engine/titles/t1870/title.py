@@ -463,28 +463,8 @@ class Title1870(Title):
             total += self.share_price(target) * best // 10
         return total
 
-    def may_declare_bankruptcy(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
-        """Forced to buy a train that the treasury, the president's cash and every share he may
-        still sell cannot pay for."""
-        if not self.must_buy_train(game, rnd, corp):
-            return False
-        pid = shares.president(corp)
-        if pid is None:
-            return False
-        sold = rnd.turn.extra.get("ebuy_sold", ())
-        have = corp.cash + game.state.player(pid).cash + self.emergency_liquidity(game, corp, pid, sold)
-        return have < self.ebuy_needed(game)
-
-    def pay_companies(self, game: Game) -> None:
-        st = game.state
-        for c in st.companies.values():
-            if c.closed or c.owner is None or not c.revenue:
-                continue
-            if c.owner in st.corporations:
-                st.corporations[c.owner].cash += c.revenue
-            else:
-                st.player(c.owner).cash += c.revenue
-            self.bank_pays(game, c.revenue)
+    def bankruptcy_liquidity(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str) -> int:
+        return self.emergency_liquidity(game, corp, pid, rnd.turn.extra.get("ebuy_sold", ()))
 
     def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
         return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]

@@ -442,7 +442,7 @@ class MexOperatingRules:
                     f"Selling that would hand over the presidency of {corp.id}, which is buying the train.")
         # never sell more than needed: no sale once the money is there, and no sale that
         # would leave a whole share's price or more over the cheapest train
-        needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash
+        needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash  # type: ignore[attr-defined]
         if have >= needed:
             return ("ebuy.enough", f"{corp.id} and its president already have the ${needed} for the cheapest "
                     "train: no more shares may be sold.")
@@ -472,11 +472,6 @@ class MexOperatingRules:
                                 "shares": [c.id for c in bundle], "percent": pct})
         return out
 
-    def ebuy_needed(self, game: Game) -> int:
-        """A forced purchase is of the cheapest train in the bank."""
-        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
-        return min(prices) if prices else 0
-
     def emergency_liquidity(self, game: Game, corp: Corporation, pid: str) -> int:
         """What the president could raise for a forced purchase, as on the site: for each
         company the largest bundle he may sell (the pool's room, the buying company's presidency
@@ -495,16 +490,8 @@ class MexOperatingRules:
                 total += self.sale_proceeds(target, self.share_price(target), pct)  # type: ignore[attr-defined]
         return total
 
-    def may_declare_bankruptcy(self, game: Game, rnd: Any, corp: Corporation) -> bool:
-        """Forced to buy a train that the treasury, the president's cash and everything he may
-        still sell cannot pay for."""
-        if not self.must_buy_train(game, rnd, corp):
-            return False
-        pid = shares.president(corp)
-        if pid is None or not self.depot_trains(game):
-            return False
-        have = corp.cash + game.state.player(pid).cash + self.emergency_liquidity(game, corp, pid)
-        return have < self.ebuy_needed(game)
+    def bankruptcy_liquidity(self, game: Game, rnd: Any, corp: Corporation, pid: str) -> int:
+        return self.emergency_liquidity(game, corp, pid)
 
     # ------------------------------------------------------------ private companies
     def purchasable_companies(self, game: Game, rnd: Any, corp: Corporation) -> list[Any]:
