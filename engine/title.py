@@ -165,7 +165,7 @@ class Title(OperatingRules):
             corp.floated = True
             if self.capitalization == "full" and corp.par:
                 amount = corp.par * 10
-                game.state.bank.cash -= amount
+                self.bank_pays(game, amount)
                 corp.cash += amount
             self.on_float(game, corp)
 

@@ -711,28 +711,36 @@ class OperatingRules:
         raise EngineError(f"It is {corp.id}'s operating turn; players act only to raise cash for a forced train purchase.",
                           rule="turn.player")
 
-    def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
-        from engine.flow.stock import sell_certs
-
+    def emergency_certs(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str,
+                        action: Any) -> tuple[Corporation, list[Any], int]:
+        """Who may sell for a forced purchase, and what: (company sold, certificates, percent).
+        `shares: ["GMO"]` with a percent lets the engine pick the certificates."""
         if pid != shares.president(corp):
             raise EngineError(f"Only {corp.id}'s president may sell shares to buy its train.", rule="ebuy.who")
         if not self.must_buy_train(game, rnd, corp):
             raise EngineError(f"{corp.id} is not forced to buy a train; shares may be sold only in a stock round.",
                               rule="ebuy.not_forced")
         st = game.state
+        names = list(action.shares)
+        if len(names) == 1 and names[0] in st.corporations and action.percent:
+            names = [c.id for c in shares.pick_for_sale(st.corporations[names[0]], pid, action.percent)]
         certs = []
-        if len(action.shares) == 1 and action.shares[0] in st.corporations and action.percent:
-            action = action.model_copy(update={"shares": [
-                c.id for c in shares.pick_for_sale(st.corporations[action.shares[0]], pid, action.percent)]})
-        for sid in action.shares:
-            cid = sid.rsplit("_", 1)[0]
-            c = st.corporations.get(cid)
+        for sid in names:
+            c = st.corporations.get(sid.rsplit("_", 1)[0])
             cert = next((x for x in c.certs if x.id == sid), None) if c else None
             if cert is None or cert.owner != pid:
                 raise EngineError(f"You do not hold {sid}.", rule="ebuy.cert")
             certs.append(cert)
+        if not certs:
+            raise EngineError("Name the shares to sell.", rule="ebuy.cert")
         target = st.corporations[certs[0].corp]
-        pct = action.percent or sum(c.percent for c in certs)
+        return target, certs, action.percent or sum(c.percent for c in certs)
+
+    def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
+        from engine.flow.stock import sell_certs
+
+        st = game.state
+        target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)
         if shares.percent(target, MARKET) + pct > self.pool_limit():  # type: ignore[attr-defined]
             raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",  # type: ignore[attr-defined]
                               rule="ebuy.pool")

@@ -231,15 +231,6 @@ class Title1870(Title):
         shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
         self.float_check(game, corp)
 
-    def float_check(self, game: Game, corp: Corporation) -> None:
-        if corp.floated or not corp.ipoed:
-            return
-        sold = 100 - shares.percent(corp, IPO)
-        if sold >= corp.float_percent:
-            corp.floated = True
-            self.bank_pays(game, (corp.par or 0) * 10)
-            corp.cash += (corp.par or 0) * 10
-
     def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
         """A sale does not move the price yet: it waits in the price-protection queue."""
         st = game.state
@@ -358,27 +349,7 @@ class Title1870(Title):
         presidency must not change. The sales wait for price protection like any other."""
         from engine.flow.stock import sell_certs
 
-        st = game.state
-        if pid != shares.president(corp):
-            raise EngineError(f"Only {corp.id}'s president may sell shares to buy its train.", rule="ebuy.who")
-        if not self.must_buy_train(game, rnd, corp):
-            raise EngineError(f"{corp.id} is not forced to buy a train; shares may be sold only in a stock round.",
-                              rule="ebuy.not_forced")
-        certs = []
-        if len(action.shares) == 1 and action.shares[0] in st.corporations and action.percent:
-            named = st.corporations[action.shares[0]]  # "sell 20% of GMO": the engine picks
-            action = action.model_copy(update={"shares": [
-                c.id for c in shares.pick_for_sale(named, pid, action.percent)]})
-        for sid in action.shares:
-            target = st.corporations.get(sid.rsplit("_", 1)[0])
-            cert = next((x for x in target.certs if x.id == sid), None) if target else None
-            if cert is None or cert.owner != pid:
-                raise EngineError(f"You do not hold {sid}.", rule="ebuy.cert")
-            certs.append(cert)
-        if not certs:
-            raise EngineError("Name the shares to sell.", rule="ebuy.cert")
-        target = st.corporations[certs[0].corp]
-        pct = action.percent or sum(c.percent for c in certs)
+        target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)
         sold: list[str] = rnd.turn.extra.setdefault("ebuy_sold", [])
         err = self.emergency_sale_error(game, corp, pid, target, pct, sold)
         if err:

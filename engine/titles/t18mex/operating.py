@@ -400,20 +400,7 @@ class MexOperatingRules:
         from engine.flow.stock import sell_certs
 
         st = game.state
-        if pid != shares.president(corp):
-            raise EngineError(f"Only {corp.id}'s president may sell shares to buy its train.", rule="ebuy.who")
-        if not self.must_buy_train(game, rnd, corp):
-            raise EngineError(f"{corp.id} is not forced to buy a train; shares may be sold only in a stock round.",
-                              rule="ebuy.not_forced")
-        certs = []
-        for sid in action.shares:
-            target = st.corporations.get(sid.rsplit("_", 1)[0])
-            cert = next((x for x in target.certs if x.id == sid), None) if target else None
-            if cert is None or cert.owner != pid:
-                raise EngineError(f"You do not hold {sid}.", rule="ebuy.cert")
-            certs.append(cert)
-        target = st.corporations[certs[0].corp]
-        pct = action.percent or sum(c.percent for c in certs)
+        target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)  # type: ignore[attr-defined]
         if pct != sum(c.percent for c in certs) or any(c.corp != target.id for c in certs):
             raise EngineError(f"Name the certificates of one company that make up the {pct}% sold.",
                               rule="ebuy.cert")
