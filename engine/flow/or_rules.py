@@ -645,7 +645,11 @@ class OperatingRules:
     def blocking_company_kinds(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[str]:
         return []
 
+    companies_bought_any_time = False  # a private may be bought at any point of the turn
+
     def anytime_kinds(self, game: Game, rnd: OperatingRound) -> list[str]:
+        if self.companies_bought_any_time and self.can_buy_company(game, rnd, rnd.corp()):
+            return ["buy_company"]
         return []
 
     def step_for_kind(self, kind: str) -> str | None:

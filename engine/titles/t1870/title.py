@@ -35,6 +35,7 @@ WALK_BUDGET = 200_000  # link steps of one connection check
 class Title1870(Title):
     name = "1870"
     bankruptcy_allowed = True
+    companies_bought_any_time = True
     dividend_kinds = ("payout", "half", "withhold")
     market_shares_pay_corporation = False
 
@@ -743,12 +744,6 @@ class Title1870(Title):
             return "In phase 1 only the MP or the SSW may buy a private company: the Mississippi River Bridge."
         return f"{company.id} is not held by a player, so {corp.id} cannot buy it."
 
-    def anytime_kinds(self, game: Game, rnd: OperatingRound) -> list[str]:
-        corp = rnd.corp()
-        comps = self.purchasable_companies(game, rnd, corp)
-        if comps and min(self.company_price_range(game, c)[0] for c in comps) <= corp.cash:
-            return ["buy_company"]
-        return []
 
     def buy_company(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any) -> None:
         company = game.state.companies.get(action.company)

@@ -28,6 +28,7 @@ NEW_ORLEANS, CHATTANOOGA, CHATTANOOGA_ARROW = "I1", "B12", "B10"
 class Title18MS(Title):
     name = "18MS"
     pass_through_offboards = frozenset({"A1", "I1"})
+    companies_bought_any_time = True
 
     # ------------------------------------------------------------ setup
     def setup(self, game: Game) -> Any:
@@ -251,12 +252,6 @@ class Title18MS(Title):
             return "In OR 1 only the Alabama Great Southern and Birmingham Southern may be bought."
         return f"{corp.id} cannot buy {company.id} now."
 
-    def anytime_kinds(self, game: Game, rnd: OperatingRound) -> list[str]:
-        corp = rnd.corp()
-        comps = self.purchasable_companies(game, rnd, corp)
-        if comps and min(self.company_price_range(game, c)[0] for c in comps) <= corp.cash:
-            return ["buy_company"]
-        return []
 
     def blocking_company_kinds(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[str]:
         if game.state.phase == "3" and self.anytime_kinds(game, rnd):
