@@ -273,14 +273,15 @@ def city_tokens(board: Board, ref: NodeRef) -> tuple[str | None, ...]:
 
 
 def is_blocked(board: Board, info: NodeInfo, corp: str) -> bool:
-    """A city whose every slot holds another corporation's token (corp cannot pass)."""
+    """A city whose every slot holds another corporation's token (corp cannot pass). A city may
+    list more slots than its tile prints (a title's squeezed-in space): each one counts."""
     if info.kind != "city":
         return False
     toks = city_tokens(board, info.ref)
     if corp in toks:
         return False
     filled = [t for t in toks if t is not None]
-    slots = max(info.node.slots, 1)
+    slots = max(info.node.slots, len(toks), 1)
     return len(filled) >= slots
 
 

@@ -41,9 +41,6 @@ class Title1870(Title):
 
     def __init__(self, options: tuple[str, ...] = ()) -> None:
         super().__init__(options)
-        if self.option("station_wars"):
-            raise EngineError("The 1870 option station_wars (and so original_rules, which includes "
-                              "it) is not supported yet.", rule="game.option")
         if "diesels" in self.options:
             self.data = diesel_data(self.data)
             self.train_specs = {t["name"]: t for t in self.data.trains}
@@ -163,7 +160,9 @@ class Title1870(Title):
         return sum(1 for c in game.state.corporations.values() if not c.closed)
 
     def cert_limit(self, game: Game) -> int:
-        table = self.data.meta["cert_limit"][str(len(game.players))]
+        """By player count and corporations left (10, 9; Dixon's original rules add an 8 column)."""
+        key_name = "cert_limit_original_rules_variant" if "original_rules" in self.options else "cert_limit"
+        table = self.data.meta[key_name][str(len(game.players))]
         left = self.corporations_left(game)
         keys = sorted(int(k) for k in table)
         key = next((k for k in keys if k >= left), keys[-1])
@@ -260,8 +259,12 @@ class Title1870(Title):
         st = game.state
         mk.remove(st, corp)
         corp.closed = True
+        extra_slot = self.extra_slot_hex(corp)
         for key, slots in st.city_tokens.items():
-            st.city_tokens[key] = [None if s == corp.id else s for s in slots]
+            if key == (extra_slot, 0):  # an extra slot goes with its token
+                st.city_tokens[key] = [s for s in slots if s != corp.id]
+            else:  # a city space stays, open (a squeezed-in space too, until the next upgrade)
+                st.city_tokens[key] = [None if s == corp.id else s for s in slots]
         for tok in corp.tokens:
             tok.hex = None
         st.bank.cash += corp.cash
@@ -494,29 +497,47 @@ class Title1870(Title):
         return None
 
     # ------------------------------------------------------------ tokens
+    def destination_uses_city_space(self, dest: str) -> bool:
+        """Station wars: a destination token on a map city takes a city space (squeezing in as an
+        extra space when the city is full); on an off-board it always sits in an extra slot."""
+        return self.option("station_wars") and self.data.hexes[dest].kind != "offboard"
+
+    def extra_slot_hex(self, corp: Corporation) -> str | None:
+        """Where the corporation's destination token sits in an extra slot taking no city space."""
+        hex_name = corp.extra.get("destination_hex_reached")
+        if not isinstance(hex_name, str) or corp.extra.get("destination_in_city"):
+            return None
+        return hex_name
+
     def dest_tokens(self, game: Game, hex_name: str, city: int) -> list[str]:
-        """Destination tokens in a city: extra slots that take no city space."""
-        out = []
-        for c in game.state.corporations.values():
-            if not c.closed and c.extra.get("destination_hex_reached") == hex_name and city == 0:
-                out.append(c.id)
-        return out
+        """Destination tokens in a city that sit in extra slots taking no city space."""
+        if city != 0:
+            return []
+        return [c.id for c in game.state.corporations.values()
+                if not c.closed and self.extra_slot_hex(c) == hex_name]
 
     def tokens_in(self, game: Game, hex_name: str, city: int) -> list[str | None]:
+        """The city's spaces (a space squeezed in by station wars, or left open by a closed
+        corporation in it, counts until the next upgrade), then its extra-slot tokens."""
         slots = self.city_slots(game, hex_name, city)
         extras = self.dest_tokens(game, hex_name, city)
         cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
-        placed = [s for s in cur if s is not None]
-        regular = list(cur[:slots]) + [None] * max(0, slots - len(cur))
-        if [s for s in regular if s is not None] != placed:
-            regular = placed + [None] * max(0, slots - len(placed))
-        return regular + extras
+        return [*cur, *[None] * max(0, slots - len(cur)), *extras]
 
     def move_tokens_on_upgrade(self, game: Game, hex_name: str) -> None:
+        """Tokens keep their spaces on the new tile; when squeezed-in spaces are over the new
+        city's size the tokens fill its spaces in order and only what is still left over stays
+        squeezed in."""
         st = game.state
         for (h, c) in list(st.city_tokens):
-            if h == hex_name:
-                st.city_tokens[(h, c)] = self.tokens_in(game, h, c)
+            if h != hex_name:
+                continue
+            extras = self.dest_tokens(game, h, c)
+            cur = [s for s in st.city_tokens[(h, c)] if s not in extras]
+            n = self.city_slots(game, h, c)
+            if len(cur) > n:
+                cur = [s for s in cur if s is not None]
+            st.city_tokens[(h, c)] = [*cur, *[None] * max(0, n - len(cur)), *extras]
 
     def board(self, game: Game) -> Board:
         """Others' destination tokens are left out: they take no city space, so they never
@@ -525,8 +546,8 @@ class Title1870(Title):
         me = getattr(self, "_board_for", None)
         if me is None and game.round.kind == "operating" and not game.round.finished:
             me = game.round.current()[0]
-        extras = {c.extra.get("destination_hex_reached"): c.id for c in game.state.corporations.values()
-                  if c.extra.get("destination_hex_reached") and c.id != me}
+        extras = {self.extra_slot_hex(c): c.id for c in game.state.corporations.values()
+                  if self.extra_slot_hex(c) and c.id != me}
         if not extras:
             return board
         toks = {}
@@ -928,11 +949,22 @@ class Title1870(Title):
         corp.extra["destination_run_hex"] = dest
         if choice == "Map":
             key = (dest, 0)
-            cur = list(game.state.city_tokens.get(key, self.tokens_in(game, dest, 0)))
-            cur.append(corp.id)  # an extra slot: it takes no city space
-            game.state.city_tokens[key] = cur
-            token.hex, token.city, token.slot = dest, 0, len(cur) - 1
+            cur = self.tokens_in(game, dest, 0)
             corp.extra["destination_hex_reached"] = dest
+            if self.destination_uses_city_space(dest):
+                corp.extra["destination_in_city"] = True
+                free = [i for i, s in enumerate(cur) if s is None]
+                if len(free) > self.reserved_for_others(game, corp, dest, 0):
+                    slot = free[0]  # an open space (spaces kept for home tokens stay open)
+                    cur[slot] = corp.id
+                else:  # a full city: it squeezes in as one more space
+                    slot = len(cur)
+                    cur.append(corp.id)
+            else:
+                slot = len(cur)
+                cur.append(corp.id)  # an extra slot: it takes no city space
+            game.state.city_tokens[key] = cur
+            token.hex, token.city, token.slot = dest, 0, slot
         for t in self.active_trains(game, corp):
             t.operated = False
 

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from engine import EngineError, Game
+from engine import Game
 
 PLAYERS = ["a", "b", "c"]
 
@@ -31,18 +29,11 @@ def test_original_market_changes_three_cells() -> None:
     assert old.title.counts_for_cert_limit(old, _at(old, (6, 5))) is True
 
 
-def test_station_wars_is_refused_until_supported() -> None:
-    for option in ("station_wars", "original_rules"):
-        with pytest.raises(EngineError, match="station_wars .* is not supported yet") as err:
-            Game("1870", PLAYERS, [option])
-        assert err.value.rule == "game.option"
-
-
-def test_original_rules_would_turn_every_original_option_on() -> None:
-    title = Game("1870", PLAYERS).title
-    title.options = ("original_rules",)
+def test_original_rules_turn_every_original_option_on() -> None:
+    title = Game("1870", PLAYERS, ["original_rules"]).title
     assert title.option("original_tiles") and title.option("original_market")
     assert title.option("max_reissue_200") and title.option("can_protect_if_sold")
+    assert title.option("station_wars")
     assert not Game("1870", PLAYERS).title.option("original_tiles")
 
 
