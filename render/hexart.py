@@ -297,6 +297,19 @@ def draw_token(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: RGB
     text(d, p, corp, f, theme.text_on(color), role="token")
 
 
+def _extra_tokens(d: ImageDraw.ImageDraw, start: Point, s: float, corps: list[str],
+                  colors: dict[str, RGB], right_edge: float) -> None:
+    """Tokens beyond a city's printed spaces (e.g. 1870 destination tokens): rows of slightly
+    smaller tokens with a white ring beside the city, wrapping before the hex's right edge."""
+    small = s * 0.75
+    step = small * 2.2
+    per_row = max(1, int((right_edge - small * 1.05 - start[0]) // step) + 1)
+    for k, corp in enumerate(corps):
+        p = (start[0] + (k % per_row) * step, start[1] + (k // per_row) * step)
+        circle(d, p, small * 1.05, (255, 255, 255), theme.INK, 1)
+        draw_token(d, p, small, corp, colors.get(corp, theme.MUTED))
+
+
 def draw_reserved(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: RGB) -> None:
     w = max(2, round(s * 0.16))
     circle(d, p, s * 0.86, theme.blend(color, (255, 255, 255), 0.75), color, w)
@@ -423,15 +436,19 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
         place = places.get(("city", city.index))
         if place is None:
             continue
-        if city.slots == 0:
-            continue  # off-board value only (1870 off-boards are cities without slots)
+        toks = art.tokens[city.index] if city.index < len(art.tokens) else ()
+        if city.slots == 0:  # off-board value only (1870 off-boards are cities without slots)
+            s = slot_radius(lay, 1)
+            extra = [t for t in toks if t]
+            start = (place.pos[0] - s * 0.825 * (len(extra) - 1), place.pos[1] - r * 0.4)
+            _extra_tokens(d, start, s, extra, art.corp_colors, c[0] + r * 0.86)
+            continue
         s = slot_radius(lay, city.slots)
         centers = slot_centers(lay, place.pos, city.slots)
         _city_blob(d, centers, s, theme.CITY_OUTLINE, max(1.5, r * 0.025))
         _city_blob(d, centers, s, theme.CITY_FILL, 0)
         for p in centers:
             circle(d, p, s, None, theme.GRID_LINE, 1)
-        toks = art.tokens[city.index] if city.index < len(art.tokens) else ()
         reserved = list(art.reserved[city.index]) if city.index < len(art.reserved) else []
         for i, p in enumerate(centers):
             corp = toks[i] if i < len(toks) else None
@@ -440,6 +457,11 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
             elif reserved:
                 rc = reserved.pop(0)
                 draw_reserved(d, p, s, rc, art.corp_colors.get(rc, theme.MUTED))
+        extra = [t for t in toks[len(centers):] if t]  # extra or squeezed-in spaces
+        if extra:
+            right = max(c[0] for c in centers)
+            _extra_tokens(d, (right + s * 1.6, place.pos[1] - s * 0.5), s, extra, art.corp_colors,
+                          c[0] + r * 0.86)
 
     # --- revenues ----------------------------------------------------------------------
     phase_nodes = [n for n in geom.nodes() if isinstance(n.revenue, dict)]
