@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from engine import Game
 from engine.errors import EngineError
-from engine.io.export18xx import import_game
+from engine.io.export18xx import export_game, import_game
 from engine.routes.graph import is_blocked, track_graph
+from tests.engine._props import random_play
 from tests.engine.t1870._util import (
     ALLOWED,
     BANK,
@@ -24,6 +27,7 @@ from tests.engine.t1870._util import (
     rejected,
     replay,
 )
+from tests.engine.test_properties_titles import check_invariants
 
 
 def with_option(name: str, upto: int, option: str = "station_wars") -> Any:
@@ -159,3 +163,16 @@ def test_unknown_choice_is_still_refused() -> None:
         assert err.rule == "connection.choice"
     else:
         raise AssertionError("an unknown choice was accepted")
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_random_play_under_station_wars_from_mps_connection_run(seed: int) -> None:
+    """From MP's connection run (BANK 667: SSW is squeezed into Fort Worth) with station wars on,
+    random legal play keeps the invariants (seed 8 closes corporations with squeezed tokens)
+    and its log replays to the same result."""
+    g = with_option(BANK, 667)
+    start = len(g.log)
+    g = random_play(g, seed, 400, check_invariants)
+    assert {"choose", "run_routes", "dividend"} <= {a.type for a in g.log[start:]}
+    again = import_game(export_game(g))
+    assert again.title.option("station_wars") and again.result() == g.result()
