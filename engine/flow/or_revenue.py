@@ -1,0 +1,100 @@
+"""Operating rules: running routes (with the deferred revenue audit) and the dividend."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import market as mk
+from engine.errors import EngineError
+from engine.routes.types import Board, RouteRules, TrainSpec
+from engine.state import Corporation, Train
+
+if TYPE_CHECKING:
+    from engine.flow.operating import OperatingRound
+    from engine.flow.or_host import OperatingHost
+    from engine.game import Game
+else:
+    OperatingHost = object  # the typing-only view of the rest of OperatingRules
+
+
+class RevenueRules(OperatingHost):
+    def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
+        return RouteRules(phase=game.state.phase, pass_through_offboards=self.pass_through_offboards)
+
+    def active_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        return [t for t in game.state.trains if t.owner == corp.id and not t.gone]
+
+    def train_spec(self, game: Game, train: Train) -> TrainSpec:
+        from engine.routes.revenue import train_spec
+
+        return train_spec(self.data, train.id, train.face)
+
+    def run_routes(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any) -> None:
+        from engine.routes.revenue import score_routes
+
+        trains = {t.id: t for t in self.active_trains(game, corp)}
+        for r in action.routes:
+            if r.train not in trains:
+                raise EngineError(f"{corp.id} does not own train {r.train}.", rule="route.train")
+        ids = [r.train for r in action.routes]
+        if len(set(ids)) != len(ids):
+            raise EngineError("Each train may run only one route.", rule="route.one_per_train")
+        logged = [r.revenue for r in action.routes]
+        if action.routes and all(v is not None for v in logged) and not game.strict_revenue:
+            # a logged revenue is kept as it is (the site does the same); checking it against
+            # the rules is deferred until someone asks for the warnings
+            revenues = [int(v or 0) for v in logged]
+            game.defer_audit(self._route_audit(
+                self.board(game), corp.id, {i: self.train_spec(game, trains[i]) for i in ids},
+                action, self.route_rules(game, corp), revenues))
+        else:
+            revenues = score_routes(self.board(game), corp.id,
+                                    {i: self.train_spec(game, trains[i]) for i in ids},
+                                    action.routes, self.route_rules(game, corp)) if action.routes else []
+        total = sum(revenues) + (action.extra_revenue or 0)
+        for i in ids:
+            trains[i].operated = True
+        rnd.turn.ran = True
+        rnd.turn.revenue = total
+        rnd.turn.routes = list(action.routes)
+        self.after_run(game, rnd, corp)
+
+    def after_run(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
+        pass
+
+    @staticmethod
+    def _route_audit(board: Board, corp_id: str, specs: dict[str, TrainSpec], action: Any,
+                     rules: RouteRules, revenues: list[int]) -> Any:
+        def audit() -> str | None:
+            from engine.routes.revenue import score_routes
+
+            try:
+                computed = score_routes(board, corp_id, specs, action.routes, rules)
+            except EngineError as err:
+                return f"action {action.id}: logged route not accepted ({err}); kept the logged revenue"
+            if computed != revenues:
+                return (f"action {action.id}: {corp_id} logged revenue {sum(revenues)} differs from "
+                        f"the rules' {sum(computed)}")
+            return None
+
+        return audit
+
+    def dividend(self, game: Game, rnd: OperatingRound, corp: Corporation, kind: str) -> None:
+        if kind not in self.dividend_kinds:
+            raise EngineError(f"{kind} is not a dividend choice here ({', '.join(self.dividend_kinds)}).",
+                              rule="dividend.kind")
+        revenue = rnd.turn.revenue
+        if kind == "payout":
+            self.payout(game, corp, revenue)  # type: ignore[attr-defined]
+            self.price_after_dividend(game, corp, revenue, "payout")
+        else:
+            self.withhold(game, corp, revenue)  # type: ignore[attr-defined]
+            self.price_after_dividend(game, corp, revenue, "withhold")
+
+    def price_after_dividend(self, game: Game, corp: Corporation, revenue: int, kind: str) -> None:
+        if corp.cell is None:
+            return
+        if kind == "payout" and revenue > 0:
+            mk.move(game.state, corp, self.market.right(corp.cell))
+        else:
+            mk.move(game.state, corp, self.market.left(corp.cell))

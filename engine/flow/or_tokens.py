@@ -1,0 +1,166 @@
+"""Operating rules: the board and what a corporation reaches, and station tokens."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from engine.core import tiles
+from engine.errors import EngineError
+from engine.routes.types import Board
+from engine.state import Corporation
+
+if TYPE_CHECKING:
+    from engine.flow.operating import OperatingRound
+    from engine.flow.or_host import OperatingHost
+    from engine.game import Game
+else:
+    OperatingHost = object  # the typing-only view of the rest of OperatingRules
+
+
+class TokenRules(OperatingHost):
+    # ------------------------------------------------------------ board / graph
+    def board(self, game: Game) -> Board:
+        st = game.state
+        return Board(
+            self.data,
+            {h: (p.tile, p.rotation) for h, p in st.tiles.items()},
+            {k: tuple(v) for k, v in st.city_tokens.items()},
+        )
+
+    def reach(self, game: Game, corp: Corporation) -> Any:
+        from engine.routes.graph import reachable
+
+        return reachable(self.board(game), corp.id, self.pass_through_offboards)
+
+    # ------------------------------------------------------------ tokens
+    def city_slots(self, game: Game, hex_name: str, city: int) -> int:
+        geo, _, _ = tiles.current_geometry(self.data, game.state, hex_name)
+        return geo.cities[city].slots if city < len(geo.cities) else 0
+
+    def tokens_in(self, game: Game, hex_name: str, city: int) -> list[str | None]:
+        slots = self.city_slots(game, hex_name, city)
+        cur = game.state.city_tokens.get((hex_name, city), [])
+        return list(cur) + [None] * (slots - len(cur))
+
+    def reserved_for_others(self, game: Game, corp: Corporation, hex_name: str, city: int) -> int:
+        """Home slots in this city held open for corporations that have not placed them."""
+        n = 0
+        for other in game.state.corporations.values():
+            if other.id == corp.id or other.closed or other.home != (hex_name, city):
+                continue
+            if not any(t.hex == hex_name for t in other.tokens):
+                n += 1
+        return n
+
+    def place_home_token(self, game: Game, corp: Corporation) -> None:
+        if corp.home is None or any(t.hex is not None for t in corp.tokens):
+            return
+        hex_name, city = corp.home
+        slots = self.tokens_in(game, hex_name, city)
+        if corp.id in slots or None not in slots:
+            return
+        token = corp.tokens[0]
+        self._put_token(game, corp, token, hex_name, city, slots.index(None))
+
+    def _put_token(self, game: Game, corp: Corporation, token: Any, hex_name: str, city: int, slot: int) -> None:
+        slots = self.tokens_in(game, hex_name, city)
+        slots[slot] = corp.id
+        game.state.city_tokens[(hex_name, city)] = slots
+        token.hex, token.city, token.slot = hex_name, city, slot
+
+    def unplaced_tokens(self, corp: Corporation) -> list[Any]:
+        return [t for t in corp.tokens if t.hex is None]
+
+    def token_city_error(self, game: Game, corp: Corporation, hex_name: str, city: int, slot: int | None,
+                         reach: Any | None) -> str | None:
+        slots = self.tokens_in(game, hex_name, city)
+        if not slots:
+            return f"There is no city to hold a token on {hex_name}."
+        if any(corp.id in self.tokens_in(game, hex_name, c) for c in range(self._city_count(game, hex_name))):
+            return f"{corp.id} already has a token on {hex_name}."
+        free = [i for i, s in enumerate(slots) if s is None]
+        if len(free) - self.reserved_for_others(game, corp, hex_name, city) <= 0:
+            return f"The city on {hex_name} has no free station (open slots are kept for home tokens)."
+        if reach is not None and (hex_name, "city", city) not in reach.cities:
+            return f"{corp.id} has no route to the city on {hex_name}."
+        return None
+
+    def _city_count(self, game: Game, hex_name: str) -> int:
+        geo, _, _ = tiles.current_geometry(self.data, game.state, hex_name)
+        return len(geo.cities)
+
+    def token_targets(self, game: Game, corp: Corporation) -> list[tuple[str, int]]:
+        reach = self.reach(game, corp)
+        out = []
+        for h, _kind, idx in sorted(reach.cities):
+            if self.token_city_error(game, corp, h, idx, None, reach) is None:
+                out.append((h, idx))
+        return out
+
+    def next_token_cost(self, game: Game, corp: Corporation) -> int | None:
+        left = self.unplaced_tokens(corp)
+        return min(t.cost for t in left) if left else None
+
+    def can_place_token(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        if rnd.turn.tokened:
+            return False
+        cost = self.next_token_cost(game, corp)
+        if cost is None or cost > corp.cash:
+            return False
+        return bool(self.token_targets(game, corp))
+
+    def parse_city(self, game: Game, city_id: str) -> tuple[str, int]:
+        """City id "<tile copy id>-<part index>" or "<hex>-<k>-<part>" -> (hex, city index)."""
+        st = game.state
+        head, _, part = city_id.rpartition("-")
+        for h, placed in st.tiles.items():
+            if placed.copy_id == head:
+                return h, self._city_index(self.data.tiles[placed.tile].geometry, int(part))
+        for h, hx in self.data.hexes.items():
+            if hx.preprinted_tile_id == head and h not in st.tiles:
+                return h, self._city_index(hx.geometry, int(part))
+        raise EngineError(f"There is no city {city_id} on the map now.", rule="token.city")
+
+    @staticmethod
+    def _city_index(geo: Any, part: int) -> int:
+        for c in geo.cities:
+            if c.part_index == part:
+                return int(c.index)
+        raise EngineError("That part of the tile is not a city.", rule="token.city")
+
+    def city_id(self, game: Game, hex_name: str, city: int) -> str:
+        placed = game.state.tiles.get(hex_name)
+        if placed is not None:
+            geo = self.data.tiles[placed.tile].geometry
+            return f"{placed.copy_id}-{geo.cities[city].part_index}"
+        hx = self.data.hexes[hex_name]
+        return f"{hx.preprinted_tile_id}-{hx.geometry.cities[city].part_index}"
+
+    def place_token(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any,
+                    price_factor: float = 1.0, check_step: bool = True) -> None:
+        hex_name, city = self.parse_city(game, action.city)
+        left = self.unplaced_tokens(corp)
+        if not left:
+            raise EngineError(f"{corp.id} has no station tokens left.", rule="token.none")
+        if rnd.turn.tokened and check_step:
+            raise EngineError(f"{corp.id} has already placed a token this turn.", rule="token.one_per_turn")
+        token = min(left, key=lambda t: t.cost)
+        cost = int(math.ceil(token.cost * price_factor)) if price_factor != 1.0 else token.cost
+        if cost > corp.cash:
+            raise EngineError(f"{corp.id} cannot afford the ${cost} token (treasury ${corp.cash}).",
+                              rule="token.cash")
+        err = self.token_city_error(game, corp, hex_name, city, action.slot, self.reach(game, corp))
+        if err:
+            raise EngineError(err, rule="token.city")
+        slots = self.tokens_in(game, hex_name, city)
+        slot = slots.index(None)  # tokens fill the first free station
+        corp.cash -= cost
+        game.state.bank.cash += cost
+        self._put_token(game, corp, token, hex_name, city, slot)
+        rnd.turn.tokened = True
+        game.last_hexes = (hex_name,)
+        self.after_place_token(game, rnd, corp, hex_name, city)
+
+    def after_place_token(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str, city: int) -> None:
+        pass

@@ -1,0 +1,117 @@
+"""Operating rules: tile lays (how many, terrain cost, connection) and tokens kept on upgrade."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import tiles
+from engine.errors import EngineError
+from engine.state import Corporation
+
+if TYPE_CHECKING:
+    from engine.flow.operating import OperatingRound
+    from engine.flow.or_host import OperatingHost
+    from engine.game import Game
+else:
+    OperatingHost = object  # the typing-only view of the rest of OperatingRules
+
+
+class TrackRules(OperatingHost):
+    def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
+        return [{"lay": True, "upgrade": True}]
+
+    def next_lay(self, game: Game, rnd: OperatingRound, corp: Corporation) -> dict[str, Any] | None:
+        lays = self.tile_lays(game, rnd, corp)
+        if rnd.turn.laid >= len(lays):
+            return None
+        lay = dict(lays[rnd.turn.laid])
+        for k in ("lay", "upgrade"):
+            if lay.get(k) == "not_if_upgraded":
+                lay[k] = not rnd.turn.upgraded
+        if not (lay.get("lay") or lay.get("upgrade")):
+            return None
+        return lay
+
+    def track_abilities_block(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """A private's unused tile lay keeps the track step open (its lays count as track)."""
+        return False
+
+    def terrain_cost(self, game: Game, corp: Corporation, hex_name: str) -> int:
+        if hex_name in game.state.tiles:
+            return 0
+        return int(self.data.hexes[hex_name].terrain_cost)
+
+    def lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, *,
+                 free: bool = False, count_lay: bool = True, colors: tuple[str, ...] | None = None,
+                 check_connection: bool = True) -> None:
+        st = game.state
+        hex_name = action.hex
+        found = tiles.take_tile(st, self.data, action.tile)
+        if found is None:
+            raise EngineError(f"There is no tile {action.tile}.", rule="track.tile")
+        tile, copy_id = found
+        if not copy_id:
+            raise EngineError(f"All tiles #{tile.name} are in use.", rule="track.supply")
+        is_upgrade = hex_name in st.tiles or self.data.hexes[hex_name].kind == "preprinted"
+        if count_lay:
+            lay = self.next_lay(game, rnd, corp)
+            if lay is None:
+                raise EngineError(f"{corp.id} has no tile lays left this turn.", rule="track.lays")
+            if is_upgrade and not lay.get("upgrade"):
+                raise EngineError(f"{corp.id}'s extra tile this turn must be a yellow tile, not an upgrade.",
+                                  rule="track.extra_yellow")
+            if not is_upgrade and not lay.get("lay"):
+                raise EngineError(f"{corp.id} may only upgrade now.", rule="track.lays")
+        err = tiles.lay_error(self.data, st, hex_name, tile, action.rotation,
+                              colors or self.tile_colors(game))  # type: ignore[attr-defined]
+        if err:
+            raise EngineError(err, rule="track.tile")
+        if check_connection:
+            err = self.connection_error(game, corp, hex_name, tile, action.rotation)
+            if err:
+                raise EngineError(err, rule="track.connection")
+        cost = 0 if free else self.terrain_cost(game, corp, hex_name)
+        if cost > corp.cash:
+            raise EngineError(f"{corp.id} cannot pay the ${cost} terrain cost of {hex_name}.",
+                              rule="track.cost")
+        corp.cash -= cost
+        st.bank.cash += cost
+        tiles.place_tile(st, self.data, hex_name, tile, copy_id, action.rotation)
+        self.move_tokens_on_upgrade(game, hex_name)
+        if count_lay:
+            rnd.turn.laid += 1
+            if is_upgrade:
+                rnd.turn.upgraded = True
+        rnd.turn.laid_hexes.append(hex_name)
+        game.last_hexes = (*game.last_hexes, hex_name)
+        self.after_lay_tile(game, rnd, corp, hex_name)
+
+    def move_tokens_on_upgrade(self, game: Game, hex_name: str) -> None:
+        st = game.state
+        for (h, c), slots in list(st.city_tokens.items()):
+            if h != hex_name:
+                continue
+            n = self.city_slots(game, h, c)
+            placed = [s for s in slots if s is not None]
+            new = list(slots[:n]) + [None] * max(0, n - len(slots))
+            if [s for s in new if s is not None] != placed:
+                new = placed + [None] * (n - len(placed))
+            st.city_tokens[(h, c)] = new
+
+    def connection_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any, rotation: int) -> str | None:
+        """Semi-restrictive laying: the tile must add track the corporation can reach."""
+        reach = self.reach(game, corp)
+        if self.home_lay_allowed(game, corp, hex_name):
+            return None
+        exits = tile.geometry.exits(rotation)
+        if any((hex_name, e) in reach.edges for e in exits):
+            return None
+        if hex_name in reach.connected_hexes:
+            return None
+        return f"{corp.id} cannot reach {hex_name}: the tile must extend track from its network."
+
+    def home_lay_allowed(self, game: Game, corp: Corporation, hex_name: str) -> bool:
+        return corp.home is not None and corp.home[0] == hex_name and corp.operated_turns == 0
+
+    def after_lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str) -> None:
+        pass

@@ -1,0 +1,192 @@
+"""Operating rules: trains on offer, the train limit, buying trains, forced purchase and bankruptcy."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import shares
+from engine.errors import EngineError
+from engine.state import Corporation, Train
+
+if TYPE_CHECKING:
+    from engine.flow.operating import OperatingRound
+    from engine.flow.or_host import OperatingHost
+    from engine.game import Game
+else:
+    OperatingHost = object  # the typing-only view of the rest of OperatingRules
+
+
+class TrainRules(OperatingHost):
+    def depot_trains(self, game: Game) -> list[Train]:
+        """Trains the bank offers now: the next in order plus any released by the phase."""
+        st = game.state
+        upcoming = [t for t in st.trains if t.owner is None and not t.gone and not t.discarded
+                    and t.sellable]
+        if not upcoming:
+            return []
+        out = [upcoming[0]]
+        reached = self.phases_reached(game)
+        for t in upcoming:
+            spec = self.train_specs_by_name(t.name)
+            avail = spec.get("available_from_phase")
+            if avail and avail in reached and all(o.name != t.name for o in out):
+                out.append(t)
+        names: set[str] = set()
+        uniq = []
+        for t in out:
+            if t.name not in names:
+                names.add(t.name)
+                uniq.append(t)
+        return uniq
+
+    def train_specs_by_name(self, name: str) -> dict[str, Any]:
+        return self.train_specs[name]  # type: ignore[attr-defined]
+
+    def phases_reached(self, game: Game) -> set[str]:
+        names = self.phase_names  # type: ignore[attr-defined]
+        return set(names[: names.index(game.state.phase) + 1])
+
+    def variants(self, train: Train) -> dict[str, int]:
+        spec = self.train_specs[train.name]  # type: ignore[attr-defined]
+        out = {train.name: int(spec["price"])}
+        for v in spec.get("variants", []) or []:
+            out[v["name"]] = int(v["price"])
+        return out
+
+    def other_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        return [
+            t for t in game.state.trains
+            if t.owner and t.owner != corp.id and not t.gone and t.sellable
+            and t.owner in game.state.corporations
+            and self.train_sale_error(game, None, corp, t) is None
+        ]
+
+    def room(self, game: Game, corp: Corporation) -> bool:
+        return len(self.active_trains(game, corp)) < self.train_limit_for(game, corp)
+
+    def train_limit_for(self, game: Game, corp: Corporation) -> int:
+        return int(self.phase_data(game).get("train_limit", self.train_limit))  # type: ignore[attr-defined]
+
+    def min_train_price(self, game: Game, corp: Corporation) -> int | None:
+        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
+        if self.other_trains(game, corp):
+            prices.append(1)
+        return min(prices) if prices else None
+
+    def can_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        if not self.room(game, corp):
+            return False
+        low = self.min_train_price(game, corp)
+        return low is not None and corp.cash >= low
+
+    def has_route(self, game: Game, corp: Corporation) -> bool:
+        reach = self.reach(game, corp)
+        return len(reach.nodes) >= 2
+
+    def must_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        return (not self.active_trains(game, corp) and bool(self.depot_trains(game))
+                and self.has_route(game, corp))
+
+    bankruptcy_allowed = False
+
+    def may_declare_bankruptcy(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """Forced to buy a train that the treasury, the president's cash and everything he may
+        still sell cannot pay for."""
+        if not self.bankruptcy_allowed or not self.must_buy_train(game, rnd, corp):
+            return False
+        pres = shares.president(corp)
+        if pres is None:
+            return False
+        have = corp.cash + game.state.player(pres).cash + self.bankruptcy_liquidity(game, rnd, corp, pres)
+        return have < self.ebuy_needed(game)
+
+    def ebuy_needed(self, game: Game) -> int:
+        """What a forced purchase costs: the cheapest train in the bank (0: none)."""
+        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
+        return min(prices) if prices else 0
+
+    def bankruptcy_liquidity(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str) -> int:
+        """What the president could still raise by the sales he is allowed (title hook)."""
+        return 0
+
+    def find_train(self, game: Game, corp: Corporation, train_id: str) -> Train:
+        st = game.state
+        train = next((t for t in st.trains if t.id == train_id), None)
+        if train is None:
+            raise EngineError(f"There is no train {train_id}.", rule="train.unknown")
+        return train
+
+    def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any,
+                  discount: int = 0) -> None:
+        st = game.state
+        train = self.find_train(game, corp, action.train)
+        if train.gone:
+            raise EngineError(f"Train {train.id} is no longer in play.", rule="train.gone")
+        if train.owner == corp.id:
+            raise EngineError(f"{corp.id} already owns train {train.id}.", rule="train.own")
+        if not self.room(game, corp):
+            raise EngineError(
+                f"{corp.id} is at its train limit ({self.train_limit_for(game, corp)} trains).",
+                rule="train.limit")
+        price = int(action.price)
+        variant = action.variant or (train.face if train.owner else train.name)
+        if train.owner is None:
+            depot = self.depot_trains(game)
+            if train.name not in {t.name for t in depot}:
+                nxt = depot[0].name if depot else "none"
+                raise EngineError(
+                    f"{corp.id} cannot buy a {train.name} train: the {nxt} trains are not sold out.",
+                    rule="train.order")
+            # the bank sells the first card of that kind
+            train = next(t for t in depot if t.name == train.name)
+            faces = self.variants(train)
+            if variant not in faces:
+                raise EngineError(f"A {train.name} card cannot be bought as a {variant}.", rule="train.variant")
+            due = faces[variant] - discount
+            if price != due:
+                raise EngineError(f"A {variant} train from the bank costs ${due}, not ${price}.",
+                                  rule="train.price")
+            seller = None
+        else:
+            if price < 1:
+                raise EngineError("A train bought from another corporation costs at least $1.",
+                                  rule="train.price")
+            err = self.train_sale_error(game, rnd, corp, train)
+            if err:
+                raise EngineError(err, rule="train.other")
+            seller = st.corporations[train.owner]
+            variant = train.face
+        if price > corp.cash:
+            self.cover_shortfall(game, rnd, corp, train, price, seller is None)
+        corp.cash -= price
+        if seller is None:
+            st.bank.cash += price
+        else:
+            seller.cash += price
+        train.owner = corp.id
+        train.face = variant
+        train.operated = train.operated if seller is not None else False
+        rnd.turn.bought_trains += 1
+        self.after_buy_train(game, rnd, corp, train, seller is None)
+
+    def train_sale_error(self, game: Game, rnd: OperatingRound | None, corp: Corporation, train: Train) -> str | None:
+        if not train.sellable:
+            return f"Train {train.id} may not be sold."
+        return None
+
+    def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
+                        price: int, from_depot: bool) -> None:
+        """The treasury cannot pay: the president contributes in a forced purchase."""
+        if not self.must_buy_train(game, rnd, corp):
+            raise EngineError(f"{corp.id} cannot afford ${price} (treasury ${corp.cash}).", rule="train.cash")
+        pres = game.state.player(shares.president(corp) or "")
+        need = price - corp.cash
+        if pres.cash < need:
+            raise EngineError(
+                f"{corp.id} needs ${need} more and its president has ${pres.cash}: sell shares first.",
+                rule="train.emergency_cash")
+        pres.cash -= need
+        corp.cash += need
+
+    def after_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, from_depot: bool) -> None:
+        pass
