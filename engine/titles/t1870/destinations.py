@@ -1,0 +1,281 @@
+"""1870 destinations: where destination tokens sit (an extra slot, or a city space under
+station wars), the board each corporation sees, and the connection run (the check, the walk
+from the destination home, the required route, the Map/Charter choice)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import market as mk
+from engine.errors import EngineError
+from engine.routes.types import Board
+from engine.state import Corporation, Token
+from engine.titles.t1870.ids import DESTINATION_TOKEN_COST, WALK_BUDGET
+
+if TYPE_CHECKING:
+    from engine.flow.operating import OperatingRound
+    from engine.game import Game
+    from engine.title import Title
+else:
+    Title = object  # the mixin's host is Title1870 (engine/titles/t1870/title.py)
+
+
+class DestinationRules(Title):
+    _board_for: str | None  # the corporation whose board board() draws (None: the operating one)
+    _logged_checks: list[list[str]] | None  # the site's connection checks logged with an action
+    _site_log: bool  # the log carries the site's own connection checks
+    _walk_graph: Any  # the graph of the last connection walk
+
+    def destination_uses_city_space(self, dest: str) -> bool:
+        """Station wars: a destination token on a map city takes a city space (squeezing in as an
+        extra space when the city is full); on an off-board it always sits in an extra slot."""
+        return self.option("station_wars") and self.data.hexes[dest].kind != "offboard"
+
+    def extra_slot_hex(self, corp: Corporation) -> str | None:
+        """Where the corporation's destination token sits in an extra slot taking no city space."""
+        hex_name = corp.extra.get("destination_hex_reached")
+        if not isinstance(hex_name, str) or corp.extra.get("destination_in_city"):
+            return None
+        return hex_name
+
+    def dest_tokens(self, game: Game, hex_name: str, city: int) -> list[str]:
+        """Destination tokens in a city that sit in extra slots taking no city space."""
+        if city != 0:
+            return []
+        return [c.id for c in game.state.corporations.values()
+                if not c.closed and self.extra_slot_hex(c) == hex_name]
+
+    def tokens_in(self, game: Game, hex_name: str, city: int) -> list[str | None]:
+        """The city's spaces (a space squeezed in by station wars, or left open by a closed
+        corporation in it, counts until the next upgrade), then its extra-slot tokens."""
+        slots = self.city_slots(game, hex_name, city)
+        extras = self.dest_tokens(game, hex_name, city)
+        cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
+        return [*cur, *[None] * max(0, slots - len(cur)), *extras]
+
+    def move_tokens_on_upgrade(self, game: Game, hex_name: str) -> None:
+        """Tokens keep their spaces on the new tile; when squeezed-in spaces are over the new
+        city's size the tokens fill its spaces in order and only what is still left over stays
+        squeezed in."""
+        st = game.state
+        for (h, c) in list(st.city_tokens):
+            if h != hex_name:
+                continue
+            extras = self.dest_tokens(game, h, c)
+            cur = [s for s in st.city_tokens[(h, c)] if s not in extras]
+            n = self.city_slots(game, h, c)
+            if len(cur) > n:
+                cur = [s for s in cur if s is not None]
+            st.city_tokens[(h, c)] = [*cur, *[None] * max(0, n - len(cur)), *extras]
+
+    def board(self, game: Game) -> Board:
+        """Others' destination tokens are left out: they take no city space, so they never
+        block a city (a corporation's own destination token is a station for it)."""
+        board = super().board(game)
+        me = self._board_for
+        if me is None and game.round.kind == "operating" and not game.round.finished:
+            me = game.round.current()[0]
+        extras = {self.extra_slot_hex(c): c.id for c in game.state.corporations.values()
+                  if self.extra_slot_hex(c) and c.id != me}
+        if not extras:
+            return board
+        toks = {}
+        for (h, c), v in board.tokens.items():
+            drop = extras.get(h) if c == 0 else None
+            toks[(h, c)] = tuple(s for s in v if s is None or s != drop or s == me) if drop else v
+        return Board(board.data, board.tiles, toks)
+
+    def reach(self, game: Game, corp: Corporation) -> Any:
+        self._board_for = corp.id
+        try:
+            return super().reach(game, corp)
+        finally:
+            self._board_for = None
+
+    def run_routes(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any) -> None:
+        self._board_for = corp.id
+        try:
+            super().run_routes(game, rnd, corp, action)
+        finally:
+            self._board_for = None
+
+    def destination_hex(self, corp: Corporation) -> str | None:
+        d = corp.extra.get("destination")
+        return d if isinstance(d, str) else None
+
+    def connected_to_destination(self, game: Game, corp: Corporation) -> bool:
+        """The site's check: a walk along the track from the destination city reaches the home
+        hex. Like a route it never uses a piece of track twice nor visits a node twice, it cannot
+        run through a city full of other corporations' tokens or through an off-board, and it
+        counts nodes (the destination city included) up to the distance of the longest train;
+        it succeeds as soon as the track it walks enters the home hex."""
+        return self.connection_walk(game, corp) is not None
+
+    def connection_walk(self, game: Game, corp: Corporation) -> list[tuple[int, Any]] | None:
+        """The walk of connected_to_destination: [(node, link to the next node)...] from the
+        destination city, the last link entering the home hex; None when not connected."""
+        dest = self.destination_hex(corp)
+        if dest is None or corp.closed or not self.active_trains(game, corp):
+            return None
+        if corp.home is None or not any(t.hex == corp.home[0] for t in corp.tokens):
+            return None
+        from engine.routes.graph import can_pass, track_graph
+
+        self._board_for = corp.id
+        try:
+            board = self.board(game)
+        finally:
+            self._board_for = None
+        g = track_graph(board)
+        home_hex = corp.home[0]
+        longest = max(self.train_spec(game, t).max_stops or 10**6 for t in self.active_trains(game, corp))
+        starts = [i for i, n in enumerate(g.nodes) if n.ref[0] == dest]
+        if not starts:
+            return None
+        start = min(starts, key=lambda i: (g.nodes[i].ref[1] != "city", g.nodes[i].ref[2]))
+        passable = [can_pass(board, n, corp.id, self.pass_through_offboards) for n in g.nodes]
+        on_path = {start}
+        steps: list[tuple[int, Any]] = []
+        budget = [WALK_BUDGET]
+
+        def walk(node: int, depth: int, used: int) -> bool:
+            if depth >= longest:
+                return False
+            for link in g.links_from[node]:
+                budget[0] -= 1
+                if budget[0] < 0:  # a huge network: give up (counts as not connected yet)
+                    return False
+                if link.mask & used:
+                    continue
+                steps.append((node, link))
+                if home_hex in link.chain:
+                    return True
+                nxt = link.b if link.a == node else link.a
+                if nxt not in on_path and passable[nxt]:
+                    on_path.add(nxt)
+                    found = walk(nxt, depth + 1, used | link.mask)
+                    on_path.discard(nxt)
+                    if found:
+                        return True
+                steps.pop()
+            return False
+
+        if not walk(start, 1, 0):
+            return None
+        self._walk_graph = g
+        return steps
+
+    def connection_route(self, game: Game, corp: Corporation) -> dict[str, Any] | None:
+        """A run_routes route for the connection run: the longest train along the walk from the
+        destination to the home city (None when the walk does not end at a stop in the home hex)."""
+        home_hex = corp.home[0] if corp.home else None
+        dest = corp.extra.get("destination_run_hex")
+        marker = corp.extra.get("destination")
+        corp.extra["destination"] = dest  # walk as before the marker was taken
+        try:
+            steps = self.connection_walk(game, corp)
+        finally:
+            corp.extra["destination"] = marker
+        if not steps:
+            return None
+        g = self._walk_graph
+        chains, stops = [], [g.nodes[steps[0][0]].ref[0]]
+        for node, link in steps:
+            chain = list(link.chain) if link.a == node else list(reversed(link.chain))
+            chains.append(chain)
+            nxt = link.b if link.a == node else link.a
+            stops.append(g.nodes[nxt].ref[0])
+        if stops[-1] != home_hex:
+            return None
+        train = max(self.active_trains(game, corp), key=lambda t: self.train_spec(game, t).max_stops)
+        return {"train": train.id, "connections": chains, "hexes": stops}
+
+    def connection_route_error(self, game: Game, corp: Corporation, action: Any) -> str | None:
+        """A connection run needs one train running from the home hex to the destination hex
+        (both ends of its route in those two hexes)."""
+        home = corp.home[0] if corp.home else None
+        dest = corp.extra.get("destination_run_hex")
+        ends_ok = {home, dest}
+        for r in action.routes:
+            stops = list(r.hexes or []) or _route_ends(r.connections)
+            if len(stops) >= 2 and {stops[0], stops[-1]} <= ends_ok:
+                return None
+        return f"At least one of {corp.id}'s trains must run from its home ({home}) to its destination ({dest})."
+
+    def destination_choices(self, game: Game, corp: Corporation) -> list[str]:
+        dest = self.destination_hex(corp)
+        if dest is not None and any(t.hex == dest for t in corp.tokens):
+            return ["Charter"]
+        return ["Map", "Charter"]
+
+    def choose_destination(self, game: Game, corp: Corporation, choice: str) -> None:
+        dest = self.destination_hex(corp)
+        if dest is None:
+            raise EngineError(f"{corp.id} has no destination marker left.", rule="connection.none")
+        if choice not in self.destination_choices(game, corp):
+            raise EngineError(f"{corp.id} must choose {' or '.join(self.destination_choices(game, corp))}.",
+                              rule="connection.choice")
+        token = Token(DESTINATION_TOKEN_COST)
+        corp.tokens.append(token)
+        corp.extra["destination"] = None
+        corp.extra["destination_run_hex"] = dest
+        if choice == "Map":
+            key = (dest, 0)
+            cur = self.tokens_in(game, dest, 0)
+            corp.extra["destination_hex_reached"] = dest
+            if self.destination_uses_city_space(dest):
+                corp.extra["destination_in_city"] = True
+                free = [i for i, s in enumerate(cur) if s is None]
+                if len(free) > self.reserved_for_others(game, corp, dest, 0):
+                    slot = free[0]  # an open space (spaces kept for home tokens stay open)
+                    cur[slot] = corp.id
+                else:  # a full city: it squeezes in as one more space
+                    slot = len(cur)
+                    cur.append(corp.id)
+            else:
+                slot = len(cur)
+                cur.append(corp.id)  # an extra slot: it takes no city space
+            game.state.city_tokens[key] = cur
+            token.hex, token.city, token.slot = dest, 0, slot
+        for t in self.active_trains(game, corp):
+            t.operated = False
+
+    def connection_check(self, game: Game, rnd: Any) -> list[str]:
+        """Corporations that make a connection run now: as logged by the site when the log says,
+        else computed (in operating order)."""
+        if self._logged_checks is not None:
+            found = [c for batch in self._logged_checks for c in batch]
+            self._logged_checks = []
+            return [c for c in dict.fromkeys(found) if self.destination_hex(game.state.corporations[c])]
+        if self._site_log:  # a site log without a check here: none (a logged `choose` still starts one)
+            return []
+        corps = [c for c in game.state.corporations.values() if c.floated and not c.closed]
+        corps.sort(key=lambda c: mk.order_key(game.state, self.market, c) if c.cell else (0, 0, 0, 0))
+        return [c.id for c in corps if self.connected_to_destination(game, c)]
+
+    def note_logged_checks(self, action: Any) -> None:
+        subs = [a for a in (action.auto_actions or []) if _atype(a) == "destination_connection"]
+        if subs:
+            self._site_log = True
+            self._logged_checks = [list(_aget(a, "corporations") or []) for a in subs]
+        else:
+            self._logged_checks = None
+
+
+def _route_ends(connections: list[list[str]]) -> list[str]:
+    """The two end hexes of a route given only as hex chains between its stops."""
+    if len(connections) == 1:
+        return [connections[0][0], connections[0][-1]] if connections[0] else []
+    count: dict[str, int] = {}
+    for chain in connections:
+        for h in (chain[0], chain[-1]) if chain else ():
+            count[h] = count.get(h, 0) + 1
+    return [h for h, n in count.items() if n % 2 == 1]
+
+
+def _atype(a: Any) -> str:
+    return str(a.get("type") if isinstance(a, dict) else getattr(a, "type", ""))
+
+
+def _aget(a: Any, key: str) -> Any:
+    return a.get(key) if isinstance(a, dict) else getattr(a, key, None)

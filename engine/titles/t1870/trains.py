@@ -1,0 +1,161 @@
+"""1870 trains: the open market for discarded trains, forced purchases of the cheapest train,
+the diesel variant's D trains and trade-ins, rusting and discards."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from engine.core import shares
+from engine.errors import EngineError
+from engine.state import Corporation, Train
+from engine.titles.t1870.ids import D_COPIES, D_DISCOUNT, D_DISTANCE
+
+if TYPE_CHECKING:
+    from engine.flow.operating import OperatingRound
+    from engine.game import Game
+    from engine.title import Title
+else:
+    Title = object  # the mixin's host is Title1870 (engine/titles/t1870/title.py)
+
+
+class TrainRules1870(Title):
+    def depot_trains(self, game: Game) -> list[Train]:
+        return super().depot_trains(game)
+
+    def market_trains(self, game: Game) -> list[Train]:
+        """Discarded and scrapped trains, for sale to anyone at their printed price."""
+        return [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
+
+    def min_train_price(self, game: Game, corp: Corporation) -> int | None:
+        prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]
+        if self.other_trains(game, corp):
+            prices.append(1)
+        return min(prices) if prices else None
+
+    def must_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        return (not self.active_trains(game, corp)
+                and bool(self.depot_trains(game) or self.market_trains(game))
+                and self.has_route(game, corp))
+
+    def cheapest_available(self, game: Game) -> int | None:
+        prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]
+        return min(prices) if prices else None
+
+    def trade_ins(self, game: Game, corp: Corporation) -> list[Train]:
+        """Trains the corporation may hand in for a D train ($300 off), under the diesels option."""
+        if "diesels" not in self.options:
+            return []
+        spec = self.train_specs.get("D") or {}
+        names = set((spec.get("trade_in_discount") or {}).keys())
+        return [t for t in self.active_trains(game, corp) if t.name in names]
+
+    def can_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """Also at the train limit, a D may be bought by trading in a 4, 5 or 6 (diesels)."""
+        return super().can_buy_train(game, rnd, corp) or bool(self.d_trade_price(game, corp))
+
+    def d_trade_price(self, game: Game, corp: Corporation) -> int | None:
+        """The price of a D bought with a trade-in, when the bank offers one and it is affordable."""
+        if not self.trade_ins(game, corp) or not any(t.name == "D" for t in self.depot_trains(game)):
+            return None
+        price = int(self.train_specs["D"]["price"]) - D_DISCOUNT
+        return price if price <= corp.cash else None
+
+    def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, discount: int = 0) -> None:
+        st = game.state
+        train = self.find_train(game, corp, action.train)
+        if getattr(action, "exchange", None):
+            old = next((t for t in self.trade_ins(game, corp) if t.id == action.exchange), None)
+            if old is None or train.name != "D" or train.owner is not None or train.discarded:
+                raise EngineError(f"{corp.id} may hand in one of its 4, 5 or 6 trains only for a D train "
+                                  "from the bank (diesels option).", rule="train.exchange")
+            # the traded train goes to the open market first (so a company at its train limit may
+            # trade); a 4 traded for the first D then rusts with the others
+            old.owner, old.discarded, old.operated = None, True, False
+            super().buy_train(game, rnd, corp, action, D_DISCOUNT)
+            return
+        forced = self.must_buy_train(game, rnd, corp) and int(action.price) > corp.cash
+        if forced and train.owner in st.corporations:
+            raise EngineError(f"{corp.id} is forced to buy a train and may not buy one from another "
+                              "corporation: it must take the cheapest train of the bank or the open market.",
+                              rule="train.forced_other")
+        if forced and train.price > (self.cheapest_available(game) or 0):
+            raise EngineError(f"{corp.id} is forced to buy a train: it must take the cheapest one "
+                              f"(${self.cheapest_available(game)}).", rule="train.forced_cheapest")
+        if train.discarded and train.owner is None:
+            if not self.room(game, corp):
+                raise EngineError(f"{corp.id} is at its train limit ({self.train_limit_for(game, corp)} trains).",
+                                  rule="train.limit")
+            if int(action.price) != train.price:
+                raise EngineError(f"A {train.name} train from the open market costs ${train.price}.",
+                                  rule="train.price")
+            if train.price > corp.cash:
+                self.cover_shortfall(game, rnd, corp, train, train.price, True)
+            corp.cash -= train.price
+            st.bank.cash += train.price
+            train.owner, train.discarded, train.operated = corp.id, False, False
+            rnd.turn.bought_trains += 1
+            return
+        super().buy_train(game, rnd, corp, action, discount)
+
+    def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
+                        price: int, from_depot: bool) -> None:
+        if not self.must_buy_train(game, rnd, corp):
+            raise EngineError(f"{corp.id} cannot afford ${price} (treasury ${corp.cash}).", rule="train.cash")
+        pres = game.state.player(shares.president(corp) or "")
+        need = price - corp.cash
+        if pres.cash < need:
+            raise EngineError(
+                f"{corp.id} needs ${need} more and its president has ${pres.cash}: sell shares first "
+                "(or declare bankruptcy).", rule="train.emergency_cash")
+        pres.cash -= need
+        corp.cash += need
+
+    def after_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, from_depot: bool) -> None:
+        st = game.state
+        if not from_depot:
+            return
+        for ph in self.data.phases:
+            if ph.get("trigger_train") == train.name and self.phase_names.index(ph["name"]) > self.phase_names.index(st.phase):
+                st.phase = ph["name"]
+        spec = self.train_specs[train.name]
+        first = sum(1 for t in st.trains if t.name == train.name and (t.owner or t.gone or t.discarded)) == 1
+        if not first:
+            return
+        for t in st.trains:
+            rust = self.train_specs[t.name].get("rusts_on_first")
+            if rust == train.name and not t.gone:
+                t.gone, t.owner, t.discarded = True, None, False
+        for event in spec.get("events_on_first_purchase") or []:
+            if event == "companies_buyable":
+                st.extra["river_max"] = 80
+            elif event == "close_companies":
+                for c in st.companies.values():
+                    c.closed = True
+            elif event == "remove_tokens":
+                st.extra["assignments"] = {}
+
+    def crowded(self, game: Game) -> list[Corporation]:
+        return [c for c in game.state.corporations.values()
+                if not c.closed and len(self.active_trains(game, c)) > self.train_limit_for(game, c)]
+
+    def discard_train(self, game: Game, corp: Corporation, action: Any) -> None:
+        train = self.find_train(game, corp, action.train)
+        if train.owner != corp.id:
+            raise EngineError(f"{corp.id} does not own train {train.id}.", rule="train.discard")
+        if corp not in self.crowded(game):
+            raise EngineError(f"{corp.id} is within its train limit and need not discard.", rule="train.discard")
+        train.owner, train.discarded, train.operated = None, True, False
+
+
+def diesel_data(data: Any) -> Any:
+    """The title's facts under the diesels option: trains 2-6 and unlimited D trains, phases
+    1-5 and D (reference train_rules.diesel_variant_trains / diesel_variant_phases)."""
+    rules = data.train_rules
+    trains = copy.deepcopy(rules["diesel_variant_trains"])
+    for t in trains:
+        if t["name"] == "D":
+            t["distance"]["max_stops"] = D_DISTANCE
+            t["max_count"] = D_COPIES
+    return dataclasses.replace(data, trains=trains, phases=copy.deepcopy(rules["diesel_variant_phases"]))
