@@ -2,7 +2,7 @@
 
 Median of N renders of the largest map (1870, a crowded hand-built board: ~75 % of the hexes
 tiled, tokens in the cities), a close-up around its busiest city (render_map focus=), the
-market and the status sheet, plus PNG sizes.
+market, the status sheet and the phone card (render_card, 800 px), plus PNG sizes.
 Targets (2-core machine): map < 150 ms, market < 50 ms, every PNG < 2 MB.
 """
 
@@ -13,6 +13,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from render.card import render_card
 from render.demo import busy_view
 from render.map import render_map
 from render.market import render_market
@@ -44,6 +45,7 @@ def main() -> None:
             ("close-up", lambda v=view, f=focus: render_map(v, focus=f)),
             ("market", lambda v=view: render_market(v)),
             ("status", lambda v=view: render_status(v)),
+            ("card", lambda v=view: render_card(v)),
         ):
             ms, size = median_ms(fn, args.n)
             label = f"{title} {name}" + (f" ({tiles} tiles)" if name == "map" else "")

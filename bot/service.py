@@ -370,7 +370,7 @@ class Service:
                 + "."
             )
             self._add_ping(reply, record, game)
-        await self._add_images(reply, view, ("status",))
+        await self._add_images(reply, view, ("status", "card"))
         return reply
 
     async def abandon(self, who: Who, game_id: int) -> Reply:
@@ -594,6 +594,9 @@ class Service:
             kinds.append("map")
         if getattr(before, "market", None) != getattr(after, "market", None):
             kinds.append("market")
+        turn = ("acting", "round")  # the turn passed: the phone card (render.card)
+        if any(getattr(before, k, None) != getattr(after, k, None) for k in turn):
+            kinds.append("card")
         return tuple(kinds)
 
     def _result_text(self, record: GameRecord, game: Any) -> str:

@@ -1,7 +1,8 @@
 """python -m render PATH --out DIR [--at ACTION_ID] [--demo TITLE]
 
-Writes map.png, market.png and status.png for the 18xx.games export at PATH, after its last
-action or after action ACTION_ID (the export's action list is cut after that id and replayed).
+Writes map.png, market.png, status.png and card.png (the phone card) for the 18xx.games export
+at PATH, after its last action or after action ACTION_ID (the export's action list is cut after
+that id and replayed).
 `--demo TITLE` renders a hand-built crowded board instead (no engine replay needed);
 `--approximate` rebuilds only the track and tokens from the log without the engine.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.view import GameView
+from render.card import render_card
 from render.demo import busy_view, view_from_export
 from render.map import render_map
 from render.market import render_market
@@ -51,6 +53,7 @@ def write_images(view: GameView, out: Path, size: int | None = None) -> list[Pat
         "map.png": render_map(view, size=size) if size else render_map(view),
         "market.png": render_market(view),
         "status.png": render_status(view),
+        "card.png": render_card(view),
     }
     written = []
     for name, data in files.items():

@@ -1,4 +1,8 @@
-"""The status sheet: round, phase, who acts, bank, trains, players, corporations, privates."""
+"""The status sheet: round, phase, who acts, bank, trains, players, corporations, privates.
+
+Too wide to read in a phone preview; render.card.render_card draws the phone card (who acts,
+players' cash / certificates / worth, the started corporations) that stays legible at 400 px.
+"""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ async def test_create_join_start(env: Env) -> None:
     assert f"<@{env.alice.id}> to act" in sent.content
     assert [int(u) for u in sent.mentions["users"]] == [env.alice.id]
     assert sent.mentions["parse"] == []
-    assert sent.files and sent.files[0][0] == "status.png"
+    assert [n for n, _ in sent.files] == ["status.png", "card.png"]
     assert sent.files[0][1].startswith(b"\x89PNG\r\n\x1a\n")
     record = await env.service.store.game(1)
     assert record is not None and record.status == "active"

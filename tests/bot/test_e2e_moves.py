@@ -66,6 +66,7 @@ async def test_moves_post_summary_images_and_ping_next(env: Env) -> None:
     assert f"<@{env.bob.id}> to act" in sent.content
     assert [int(u) for u in sent.mentions["users"]] == [env.bob.id]
     assert sent.mentions["parse"] == []
+    assert [n for n, _ in sent.files] == ["card.png"]  # the turn passed: the phone card
     replies = await play(env, thread, DRAFT[1:] + STOCK_ROUND[:1])
     par = replies[-1]
     assert "GMO" in par.content and "market.png" in [n for n, _ in par.files]
@@ -76,6 +77,7 @@ async def test_moves_post_summary_images_and_ping_next(env: Env) -> None:
     names = [n for n, _ in sent.files]
     assert "map.png" in names
     assert "closeup.png" in names  # the hexes of the move, legible on a phone
+    assert "card.png" not in names  # GMO's turn goes on
     for _n, png in sent.files:
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
 

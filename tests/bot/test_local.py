@@ -34,7 +34,9 @@ async def test_local_session_plays_a_few_moves(tmp_path: Path) -> None:
         assert "alice pars GMO" in out and "market.png" in out and "@bob to act" in out
         png = tmp_path / "img"
         assert all(f.read_bytes().startswith(b"\x89PNG") for f in png.iterdir())
-        assert len(list(png.iterdir())) == 2  # status.png, market.png
+        names = sorted(f.name.split("-")[-1] for f in png.iterdir())
+        # /start: status and phone card; each move that passes the turn: the card; par: market
+        assert names == ["card.png"] * 5 + ["market.png", "status.png"]
         out = await s.handle("bob: undo")
         assert "[Allow undo] type: allow 1" in out
         out = await s.handle("alice: allow 1")
