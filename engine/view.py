@@ -114,3 +114,4 @@ class GameView:
     result: dict[str, int] = field(default_factory=dict)
     operating_order: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # short status lines (e.g. "GMO must buy a train")
+    may: tuple[str, ...] = ()  # the action kinds the acting entity may take now (its step's)

@@ -116,4 +116,5 @@ def build_view(game: Game) -> GameView:
         last_hexes=game.last_hexes, finished=game.finished,
         result=game.result() if game.finished else {},
         operating_order=tuple(getattr(rnd, "order", ())),
+        may=() if game.finished else tuple(dict.fromkeys(rnd.kinds())),
     )

@@ -15,8 +15,8 @@ fitted to its box (a smaller size down to MIN_SIZE, then an ellipsis); `card_lay
 boxes so tests can check that nothing overflows.
 
     from render.card import render_card
-    png = render_card(game.view())                      # round-based "what may they do"
-    png = render_card(view, may=game.legal().kinds)     # the engine's own list of moves
+    png = render_card(game.view())                      # the view's action kinds (view.may)
+    png = render_card(view, may=game.legal().kinds)     # or an explicit list of moves
 """
 
 from __future__ import annotations
@@ -328,6 +328,7 @@ def _turn(view: GameView, may: Sequence[str] | None) -> tuple[str, str]:
             ctl = ", ".join(players) or _presidents(view, names).get(eid, "")
             parts.append(f"{eid} ({ctl})" if ctl else eid)
     who = ", ".join(parts) or ", ".join(players) or "—"
+    may = may or view.may
     if may:
         words = list(dict.fromkeys(KIND_WORDS.get(k, k.replace("_", " ")) for k in may))
         what = " · ".join(words)
