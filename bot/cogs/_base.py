@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -80,6 +80,24 @@ def _view(reply: Reply) -> discord.ui.View | None:
     return view
 
 
+# Images go in embeds, one each, stacked: a phone shows every embed image at the message's full
+# width, where several plain attachments share one mosaic (two side by side at half width). The
+# card and the close-up, drawn to be legible in a phone preview, come first.
+EMBED_ORDER = ("card", "closeup", "map", "market", "status")
+
+
+def _image_embeds(filenames: Sequence[str]) -> list[discord.Embed]:
+    pngs = [n for n in filenames if n.endswith(".png")]
+
+    def rank(name: str) -> int:
+        stem = name.rsplit(".", 1)[0]
+        return EMBED_ORDER.index(stem) if stem in EMBED_ORDER else len(EMBED_ORDER)
+
+    return [
+        discord.Embed().set_image(url=f"attachment://{n}") for n in sorted(pngs, key=rank)[:10]
+    ]
+
+
 async def respond(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Send a Reply as the interaction's answer (or followup if it was deferred)."""
     limit = interaction.filesize_limit
@@ -105,6 +123,9 @@ async def respond(interaction: discord.Interaction[Any], reply: Reply) -> None:
         kwargs["view"] = view
     if files:
         kwargs["files"] = files
+        embeds = _image_embeds([a.filename for a in fitting])
+        if embeds:
+            kwargs["embeds"] = embeds
     if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs)
         return

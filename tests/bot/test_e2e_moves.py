@@ -78,6 +78,10 @@ async def test_moves_post_summary_images_and_ping_next(env: Env) -> None:
     assert "map.png" in names
     assert "closeup.png" in names  # the hexes of the move, legible on a phone
     assert "card.png" not in names  # GMO's turn goes on
+    # each image in its own embed (full width on a phone), the close-up before the full map
+    shown = [e["image"]["url"] for e in sent.payload["embeds"]]
+    assert shown[:2] == ["attachment://closeup.png", "attachment://map.png"]
+    assert sorted(shown) == sorted(f"attachment://{n}" for n in names)
     for _n, png in sent.files:
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
 
