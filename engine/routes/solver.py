@@ -17,6 +17,9 @@
 The engine has no clock, so `time_limit_ms` is turned into a deterministic work budget
 (search steps); when the budget runs out the best answer so far is returned with
 `exact=False`.
+
+Its pieces (RouteGroup listings, Candidate routes, WorkBudget, as_route) are public so that a
+title's constrained search (1870's connection run, engine/titles/t1870/connection.py) reuses them.
 """
 
 from __future__ import annotations
@@ -43,33 +46,33 @@ class Solution:
 
 
 @dataclass(frozen=True, slots=True)
-class _Cand:
+class Candidate:
     revenue: int
     mask: int
     fwd: Cons  # links grown from the token city at the head end
     back: Cons  # links grown from the token city at the tail end
 
 
-class _OutOfBudget(Exception):
+class OutOfBudget(Exception):
     pass
 
 
 @dataclass(slots=True)
-class _Budget:
+class WorkBudget:
     left: int | None
 
     def spend(self, n: int = 1) -> None:
         if self.left is not None:
             self.left -= n
             if self.left < 0:
-                raise _OutOfBudget
+                raise OutOfBudget
 
 
-def _group_key(spec: TrainSpec) -> tuple[object, ...]:
+def group_key(spec: TrainSpec) -> tuple[object, ...]:
     return (spec.max_stops, spec.free, spec.multiplier, spec.multiplied, spec.min_stops)
 
 
-class _Group:
+class RouteGroup:
     """Route listing for one kind of train."""
 
     def __init__(self, ctx: RouteContext, spec: TrainSpec, bonus_max: int | None) -> None:
@@ -95,7 +98,7 @@ class _Group:
         for v in counted:
             top.append(top[-1] + max(v, 0))
         self.top = top
-        self.cands: dict[int, _Cand] = {}
+        self.cands: dict[int, Candidate] = {}
         self.listed_to: float = float("inf")  # lowest threshold already listed completely
         self.ub: int | None = None
 
@@ -115,7 +118,7 @@ class _Group:
         g = self.graph
         return nodes_val + bonus(self.ctx.board, self.ctx.corp, [g.nodes[n].ref for n in nodes])
 
-    def walk(self, threshold: float, budget: _Budget, best_only: bool) -> None:
+    def walk(self, threshold: float, budget: WorkBudget, best_only: bool) -> None:
         """List every route worth >= threshold (or, with best_only, find the best route)."""
         ctx = self.ctx
         adj = self.graph.links_from
@@ -131,7 +134,7 @@ class _Group:
             rev = self.revenue(v, fwd, back)
             if rev < state["thr"]:
                 return
-            cands[mask] = _Cand(rev, mask, fwd, back)
+            cands[mask] = Candidate(rev, mask, fwd, back)
             if best_only and rev > state["thr"]:
                 state["thr"] = rev
 
@@ -199,13 +202,13 @@ class _Group:
                 continue
             grow_head(t, t, 1 << t, 0, c0, val[t], 1, None)
 
-    def best(self, budget: _Budget) -> int:
+    def best(self, budget: WorkBudget) -> int:
         if self.ub is None:
             self.walk(float("-inf"), budget, best_only=True)
             self.ub = max((c.revenue for c in self.cands.values()), default=0)
         return self.ub
 
-    def listing(self, threshold: float, budget: _Budget) -> list[_Cand]:
+    def listing(self, threshold: float, budget: WorkBudget) -> list[Candidate]:
         if threshold < self.listed_to:
             self.walk(threshold, budget, best_only=False)
             self.listed_to = threshold
@@ -248,7 +251,7 @@ def _line_nodes(fwd: Cons, back: Cons) -> list[int]:
     return [links[0].a] + [lk.b for lk in links]
 
 
-def _as_route(g: TrackGraph, train_id: str, cand: _Cand) -> Route:
+def as_route(g: TrackGraph, train_id: str, cand: Candidate) -> Route:
     links = _line_links(cand.fwd, cand.back)
     nodes = [links[0].a] + [lk.b for lk in links]
     return Route(
@@ -270,24 +273,24 @@ def best_routes(
 ) -> Solution:
     """The best legal routes for `corp`'s trains (one route per train, no shared track)."""
     ctx = route_context(board, corp, rules)
-    budget = _Budget(None if time_limit_ms is None else max(1, time_limit_ms) * STEPS_PER_MS)
+    budget = WorkBudget(None if time_limit_ms is None else max(1, time_limit_ms) * STEPS_PER_MS)
     if not ctx.tokens or not trains:
         return Solution([], 0, True)
-    groups: dict[tuple[object, ...], _Group] = {}
-    train_group: dict[str, _Group] = {}
+    groups: dict[tuple[object, ...], RouteGroup] = {}
+    train_group: dict[str, RouteGroup] = {}
     for tid in sorted(trains):
         spec = trains[tid]
-        key = _group_key(spec)
+        key = group_key(spec)
         if key not in groups:
-            groups[key] = _Group(ctx, spec, rules.route_bonus_max)
+            groups[key] = RouteGroup(ctx, spec, rules.route_bonus_max)
         train_group[tid] = groups[key]
 
     exact = True
     best_total = 0
-    best_pick: list[tuple[str, _Cand]] = []
+    best_pick: list[tuple[str, Candidate]] = []
     try:
         ub = {tid: train_group[tid].best(budget) for tid in trains}
-        order = sorted(trains, key=lambda t: (-ub[t], repr(_group_key(trains[t])), t))
+        order = sorted(trains, key=lambda t: (-ub[t], repr(group_key(trains[t])), t))
         total_ub = sum(ub.values())
         floor = max(ub.values(), default=0)  # one train alone reaches its best route
         # one train alone: its best route is the answer
@@ -301,7 +304,7 @@ def best_routes(
             bounded = rules.route_bonus is None or rules.route_bonus_max is not None
             if not bounded:
                 guess = floor
-            lists: list[list[_Cand]] = []
+            lists: list[list[Candidate]] = []
             for tid in order:
                 thr = guess - (total_ub - ub[tid]) if bounded else float("-inf")
                 lists.append(train_group[tid].listing(thr, budget))
@@ -312,11 +315,11 @@ def best_routes(
                 break
             guess = max(floor, best_total, guess - step)
             step *= 3
-    except _OutOfBudget:
+    except OutOfBudget:
         exact = False
 
     g = ctx.graph
-    routes = [_as_route(g, tid, cand) for tid, cand in sorted(best_pick, key=lambda p: p[0])]
+    routes = [as_route(g, tid, cand) for tid, cand in sorted(best_pick, key=lambda p: p[0])]
     # the engine's judge scores the answer
     scored = check_routes(board, corp, trains, routes, rules)
     final = []
@@ -329,10 +332,10 @@ def best_routes(
 def _combine(
     order: list[str],
     trains: Mapping[str, TrainSpec],
-    lists: list[list[_Cand]],
+    lists: list[list[Candidate]],
     incumbent: int,
-    budget: _Budget,
-) -> tuple[int, list[tuple[str, _Cand]]]:
+    budget: WorkBudget,
+) -> tuple[int, list[tuple[str, Candidate]]]:
     """Branch and bound: the best set of at most one route per train, no shared track."""
     n = len(order)
     best_first = [lst[0].revenue if lst else 0 for lst in lists]
@@ -340,12 +343,12 @@ def _combine(
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + best_first[i]
     same_as_next = [
-        i + 1 < n and _group_key(trains[order[i]]) == _group_key(trains[order[i + 1]])
+        i + 1 < n and group_key(trains[order[i]]) == group_key(trains[order[i + 1]])
         for i in range(n)
     ]
     best = incumbent
-    best_pick: list[tuple[str, _Cand]] = []
-    acc: list[tuple[str, _Cand]] = []
+    best_pick: list[tuple[str, Candidate]] = []
+    acc: list[tuple[str, Candidate]] = []
 
     def search(i: int, used: int, total: int, start: int) -> None:
         nonlocal best, best_pick

@@ -4,8 +4,8 @@ In a connection run the corporation runs its trains as usual, except that at lea
 must run from its home hex to its destination hex (one end of its route in each;
 `Title1870.connection_route_error` is the engine's check). This module finds the run of
 highest revenue under that constraint, exactly, with the route solver's own pieces
-(engine.routes.solver): its per-kind route listings (`_Group`) for the trains that run freely,
-its revenue bounds and its deterministic work budget.
+(engine.routes.solver): its per-kind route listings (`RouteGroup`) for the trains that run
+freely, its revenue bounds and its deterministic work budget.
 
 Search (exact unless the budget runs out):
 
@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING, Any
 from engine.routes.revenue import check_routes, route_context
 from engine.routes.solver import (
     STEPS_PER_MS,
+    Candidate,
+    OutOfBudget,
+    RouteGroup,
     Solution,
-    _as_route,
-    _Budget,
-    _Cand,
-    _Group,
-    _group_key,
-    _OutOfBudget,
+    WorkBudget,
+    as_route,
+    group_key,
 )
 from engine.routes.types import Board, RouteRules, TrainSpec
 
@@ -56,7 +56,7 @@ INF = float("inf")
 class _Connecting:
     """Connecting routes (destination hex to home hex) of one kind of train."""
 
-    def __init__(self, group: _Group, dest_nodes: list[int], home_nodes: set[int]) -> None:
+    def __init__(self, group: RouteGroup, dest_nodes: list[int], home_nodes: set[int]) -> None:
         self.group = group
         ctx = group.ctx
         g = ctx.graph
@@ -87,12 +87,12 @@ class _Connecting:
             if not ctx.through[d] and not self.goal[d]:
                 need[d] = min((need[lk.b] + group.cnt[lk.b] for lk in g.links_from[d]), default=INF)
         self.need = need
-        self.cands: dict[int, _Cand] = {}
+        self.cands: dict[int, Candidate] = {}
         self.listed_to = INF
-        self.top: _Cand | None = None  # the best connecting route
+        self.top: Candidate | None = None  # the best connecting route
         self.searched = False
 
-    def walk(self, threshold: float, budget: _Budget, best_only: bool) -> None:
+    def walk(self, threshold: float, budget: WorkBudget, best_only: bool) -> None:
         grp = self.group
         ctx = grp.ctx
         adj = grp.graph.links_from
@@ -110,7 +110,7 @@ class _Connecting:
                 if goal[node] and tok and nn >= min_stops and mask not in cands:
                     rev = grp.revenue(v, fwd, None)
                     if rev >= state["thr"]:
-                        cands[mask] = _Cand(rev, mask, fwd, None)
+                        cands[mask] = Candidate(rev, mask, fwd, None)
                         if best_only and rev > state["thr"]:
                             state["thr"] = rev
                 if not through[node]:
@@ -132,7 +132,7 @@ class _Connecting:
                 continue
             grow(d, 1 << d, 0, cnt[d], val[d], 1, None, token[d])
 
-    def best(self, budget: _Budget) -> _Cand | None:
+    def best(self, budget: WorkBudget) -> Candidate | None:
         """The best connecting route (None: there is none)."""
         if not self.searched:
             self.walk(-INF, budget, best_only=True)
@@ -140,7 +140,7 @@ class _Connecting:
             self.top = max(self.cands.values(), key=lambda c: c.revenue, default=None)
         return self.top
 
-    def listing(self, threshold: float, budget: _Budget) -> list[_Cand]:
+    def listing(self, threshold: float, budget: WorkBudget) -> list[Candidate]:
         if threshold < self.listed_to:
             self.walk(threshold, budget, best_only=False)
             self.listed_to = threshold
@@ -156,10 +156,10 @@ class _Search:
     def __init__(
         self,
         trains: Mapping[str, TrainSpec],
-        train_group: dict[str, _Group],
+        train_group: dict[str, RouteGroup],
         connecting: dict[tuple[object, ...], _Connecting],
         rules: RouteRules,
-        budget: _Budget,
+        budget: WorkBudget,
     ) -> None:
         self.trains = trains
         self.train_group = train_group
@@ -167,13 +167,13 @@ class _Search:
         self.bounded = rules.route_bonus is None or rules.route_bonus_max is not None
         self.budget = budget
         self.total = -1
-        self.pick: list[tuple[str, _Cand]] = []
+        self.pick: list[tuple[str, Candidate]] = []
         # trains of one kind are interchangeable: one connector per kind, the first by id
         self.reps: dict[tuple[object, ...], str] = {}
         for tid in sorted(trains):
-            self.reps.setdefault(_group_key(trains[tid]), tid)
+            self.reps.setdefault(group_key(trains[tid]), tid)
 
-    def offer(self, total: int, pick: list[tuple[str, _Cand]]) -> None:
+    def offer(self, total: int, pick: list[tuple[str, Candidate]]) -> None:
         if total > self.total:
             self.total, self.pick = total, pick
 
@@ -181,7 +181,7 @@ class _Search:
         """Find the best run; False when no train has a connecting route."""
         trains, budget = self.trains, self.budget
         # first the best connecting route of each kind: a legal run is found early
-        tops: dict[str, _Cand] = {}
+        tops: dict[str, Candidate] = {}
         for key, tid in self.reps.items():
             top = self.connecting[key].best(budget)
             if top is not None:
@@ -192,7 +192,7 @@ class _Search:
         if len(trains) == 1:  # no other train: that route is the answer
             return True
         ub = {tid: self.train_group[tid].best(budget) for tid in trains}
-        order = sorted(trains, key=lambda t: (-ub[t], repr(_group_key(trains[t])), t))
+        order = sorted(trains, key=lambda t: (-ub[t], repr(group_key(trains[t])), t))
         # connectors from the highest bound down: the connecting route's best plus the others'
         bounds = [
             (top.revenue + sum(ub[u] for u in trains if u != tid), tid) for tid, top in tops.items()
@@ -209,10 +209,10 @@ class _Search:
         """The best run in which `tid` runs the connecting route (guesses lowered from the
         bound `total_ub` until the best run found reaches the guess)."""
         trains, budget = self.trains, self.budget
-        conn = self.connecting[_group_key(trains[tid])]
+        conn = self.connecting[group_key(trains[tid])]
         others = [u for u in order if u != tid]
         same_as_next = [
-            i + 1 < len(others) and _group_key(trains[others[i]]) == _group_key(trains[others[i + 1]])
+            i + 1 < len(others) and group_key(trains[others[i]]) == group_key(trains[others[i + 1]])
             for i in range(len(others))
         ]
         guess = total_ub
@@ -244,13 +244,13 @@ class _Search:
 
 def _combine(
     conn_tid: str,
-    conn: list[_Cand],
+    conn: list[Candidate],
     others: list[str],
-    lists: list[list[_Cand]],
+    lists: list[list[Candidate]],
     same_as_next: list[bool],
     incumbent: int,
-    budget: _Budget,
-) -> tuple[int, list[tuple[str, _Cand]]]:
+    budget: WorkBudget,
+) -> tuple[int, list[tuple[str, Candidate]]]:
     """Branch and bound: the connecting train runs one of `conn`, every other train at most
     one route of its list; no track shared. Only runs worth more than `incumbent` count."""
     n = len(others)
@@ -258,8 +258,8 @@ def _combine(
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + (lists[i][0].revenue if lists[i] else 0)
     best = incumbent
-    best_pick: list[tuple[str, _Cand]] = []
-    acc: list[tuple[str, _Cand]] = []
+    best_pick: list[tuple[str, Candidate]] = []
+    acc: list[tuple[str, Candidate]] = []
 
     def search(i: int, used: int, total: int, start: int) -> None:
         nonlocal best, best_pick
@@ -309,20 +309,20 @@ def best_connection(
     so far is returned then (no routes at all if no connecting route was met yet)."""
     ctx = route_context(board, corp, rules)
     g = ctx.graph
-    budget = _Budget(None if time_limit_ms is None else max(1, time_limit_ms) * STEPS_PER_MS)
+    budget = WorkBudget(None if time_limit_ms is None else max(1, time_limit_ms) * STEPS_PER_MS)
     if not ctx.tokens or not trains:
         return None
     dest_nodes = [i for i, info in enumerate(g.nodes) if info.hex == dest_hex]
     home_nodes = {i for i, info in enumerate(g.nodes) if info.hex == home_hex}
     if not dest_nodes or not home_nodes:
         return None
-    groups: dict[tuple[object, ...], _Group] = {}
+    groups: dict[tuple[object, ...], RouteGroup] = {}
     connecting: dict[tuple[object, ...], _Connecting] = {}
-    train_group: dict[str, _Group] = {}
+    train_group: dict[str, RouteGroup] = {}
     for tid in sorted(trains):
-        key = _group_key(trains[tid])
+        key = group_key(trains[tid])
         if key not in groups:
-            groups[key] = _Group(ctx, trains[tid], rules.route_bonus_max)
+            groups[key] = RouteGroup(ctx, trains[tid], rules.route_bonus_max)
             connecting[key] = _Connecting(groups[key], dest_nodes, home_nodes)
         train_group[tid] = groups[key]
 
@@ -331,7 +331,7 @@ def best_connection(
     try:
         if not search.run():
             return None
-    except _OutOfBudget:
+    except OutOfBudget:
         exact = False
         search.salvage()
     if not search.pick:  # the budget ran out before any connecting route was found
@@ -339,7 +339,7 @@ def best_connection(
 
     # the connecting route first (from the destination to home), then the others by train
     pick = search.pick[:1] + sorted(search.pick[1:], key=lambda p: p[0])
-    routes = [_as_route(g, tid, cand) for tid, cand in pick]
+    routes = [as_route(g, tid, cand) for tid, cand in pick]
     scored = check_routes(board, corp, trains, routes, rules)
     final = [r.model_copy(update={"revenue": s.revenue}) for r, s in zip(routes, scored, strict=True)]
     return Solution(final, sum(s.revenue for s in scored), exact)
