@@ -26,6 +26,8 @@ def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -
     corp = st.corporations[sale["corp"]]
     if pid is None:
         return f"{corp.id} had no president to protect the sale."
+    if corp.closed:
+        return f"{corp.id} has closed: there is no price to protect."
     if corp.id in sold_this_round and not (t.option("can_protect_if_sold") and pid != sale["seller"]):
         return f"You sold {corp.id} this round, so you may not price-protect it."
     price = t.share_price(corp) * sale["pct"] // 10

@@ -112,6 +112,8 @@ class StockRound1870(StockRound):
         return super().buy_error(pid, corp, cert)
 
     def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Any] | None = None) -> str | None:
+        if corp.closed:
+            return f"{corp.id} has closed: its certificates are worthless and cannot be sold."
         err = super().sell_error(pid, corp, pct, certs)
         if err:
             return err
