@@ -142,10 +142,12 @@ def train_options(game: Game, corp: Any) -> list[tuple[str, str, int, int, str]]
     return out
 
 
-def candidate_actions(game: Game, *, limit_tiles: int = 40) -> list[dict[str, Any]]:
-    """Concrete actions built from the legal answer (not all are guaranteed affordable:
-    callers apply them and treat EngineError as "not legal after all")."""
-    lg = legal_moves(game)
+def candidate_actions(game: Game, *, limit_tiles: int = 40,
+                      legal: Legal | None = None) -> list[dict[str, Any]]:
+    """Concrete actions built from the legal answer (`legal`, when the caller has it already;
+    not all are guaranteed affordable: callers apply them and treat EngineError as "not legal
+    after all")."""
+    lg = legal if legal is not None else legal_moves(game)
     if not lg.kinds:
         return []
     e = {"entity": lg.entity, "entity_type": lg.entity_type}
