@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 SHARE_COMPANIES = {"SLSF": "SLSF_0", "MKT": "MKT_1"}  # private -> the certificate it brings
-REISSUE_MIN = 68
 
 
 def end_manually(game: Game) -> None:
@@ -279,12 +278,15 @@ class StockRound1870(StockRound):
         return None
 
     def reissue_par(self, corp: Corporation) -> int:
-        """The higher of the old par and the largest top-row price <= 75% of the current price."""
+        """The higher of the old par and the top-row price nearest to 75% of the current price
+        (an exact tie goes to the higher price; max_reissue_200: top-row prices up to $200 only).
+        As the site: e.g. $140 -> $110 (105 is nearer 110 than 100), $100 -> $76."""
         t = self.title
-        price = t.share_price(corp)
-        cap = 200 if "max_reissue_200" in t.options or "original_rules" in t.options else 10**6
-        top = [p for p in t.market.grid[0] if REISSUE_MIN <= p <= cap and p <= 0.75 * price]
-        return max([*top, corp.par or 0])
+        target = 0.75 * t.share_price(corp)
+        cap = 200 if t.option("max_reissue_200") else 10**6
+        top = [p for p in t.market.grid[0] if p and p <= cap]
+        nearest = min(top, key=lambda p: (abs(target - p), -p))
+        return max(nearest, corp.par or 0)
 
     def _reissue(self, corp: Corporation) -> None:
         st = self.game.state

@@ -95,10 +95,10 @@ def test_reissue_offered_with_the_new_par() -> None:
     g = replay(BANK, 771)
     offers = [o for o in legal_moves(g).choices if o["type"] == "sell_shares"]
     assert offers == [{"entity": "MKT", "entity_type": "corporation", "type": "sell_shares",
-                       "shares": ["MKT_3", "MKT_5", "MKT_6"], "percent": 30, "share_price": 100}]
+                       "shares": ["MKT_3", "MKT_5", "MKT_6"], "percent": 30, "share_price": 110}]
     assert offers[0] in candidate_actions(g)
     g.apply(offers[0])
-    assert g.state.corporations["MKT"].par == 100
+    assert g.state.corporations["MKT"].par == 110
 
 
 def test_connection_route_offered_and_required() -> None:

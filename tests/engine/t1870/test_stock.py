@@ -86,15 +86,15 @@ def test_reissue_sets_the_new_par_and_makes_the_company_incremental() -> None:
     assert g.round.current() == ("7438", "player") and g.title.share_price(mkt) == 140
     g.apply({"type": "sell_shares", "entity": "MKT", "entity_type": "corporation",
              "shares": ["MKT_3", "MKT_5", "MKT_6"], "percent": 30})
-    assert mkt.par == 100  # top-row price nearest below 75% of $140, above the old $68
+    assert mkt.par == 110  # top-row price nearest to 75% of $140 (as the site), above the old $68
     assert shares.percent(mkt, IPO) == 30
     assert g.round.current() != ("7438", "player")  # a reissue ends the turn
     cert = next(c for c in mkt.certs if c.id == "MKT_3")
-    assert g.round.price_for(cert, mkt) == 100
+    assert g.round.price_for(cert, mkt) == 110
     rich = max(g.state.players, key=lambda p: p.cash).id
     cash = mkt.cash
-    g.title.do_buy_cert(g, g.round, rich, mkt, cert, 100, None)
-    assert mkt.cash == cash + 100  # incremental: the company receives the price
+    g.title.do_buy_cert(g, g.round, rich, mkt, cert, 110, None)
+    assert mkt.cash == cash + 110  # incremental: the company receives the price
 
 
 def test_reissue_refused_while_unsold_shares_remain() -> None:
