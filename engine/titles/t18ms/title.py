@@ -117,8 +117,12 @@ class Title18MS(Title):
             corp.cash += 50
             st.bank.cash -= 50
 
+    _special_token = False  # set while the M&M places a token (no New Orleans bonus then)
+
     def after_place_token(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str, city: int) -> None:
-        if hex_name != NEW_ORLEANS:
+        # The site pays the New Orleans bonuses only for a token placed in the normal token
+        # step; a token placed with the Meridian & Memphis ability gets neither.
+        if hex_name != NEW_ORLEANS or self._special_token:
             return
         phase = game.state.phase
         if (int(phase) if phase.isdigit() else 0) < 6:
@@ -274,6 +278,9 @@ class Title18MS(Title):
             if not self._tile_ability_left(game, company):
                 raise EngineError(f"{company.id}'s extra tile lays are used up (the Birmingham Southern's "
                                   "must all be made in one operating round).", rule="company.used")
+            if company.id == "BS" and rnd.step_name() != "track":
+                raise EngineError(f"{corp.id} may use the Birmingham Southern only in its track step.",
+                                  rule="company.timing")
             self.lay_tile(game, rnd, corp, action, free=True, count_lay=False)
             company.uses += 1
             if company.id == "BS":
@@ -282,9 +289,14 @@ class Title18MS(Title):
         if action.type == "place_token" and company.id == "M&M":
             if company.uses >= 1:
                 raise EngineError("The Meridian & Memphis half-price token is used up.", rule="company.used")
-            if rnd.step_name() not in ("token",) and rnd.turn.step > rnd.steps.index("token"):
-                raise EngineError(f"{corp.id} has finished its token step.", rule="company.timing")
-            self.place_token(game, rnd, corp, action, price_factor=0.5)
+            if rnd.step_name() != "token":
+                raise EngineError(f"{corp.id} may use the Meridian & Memphis only in its token step.",
+                                  rule="company.timing")
+            self._special_token = True
+            try:
+                self.place_token(game, rnd, corp, action, price_factor=0.5)
+            finally:
+                self._special_token = False
             company.uses += 1
             if rnd.step_name() == "token":
                 rnd.turn.step += 1

@@ -1,0 +1,63 @@
+"""Audit against the 18xx.games engine: the private companies' abilities and their timing.
+
+Positions come from fixture 17510 (GMO operating in OR 1); a private is handed to GMO by
+editing the state, which the site would reach by a purchase in a later OR."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import EngineError
+from engine.io.export18xx import import_game
+from tests.engine._helpers import load_fixture
+
+
+@pytest.fixture(scope="module")
+def f2() -> dict:
+    return load_fixture("18MS/17510.json")
+
+
+def _give(g, company: str, corp: str) -> None:
+    g.state.companies[company].owner = corp
+
+
+def mm_token(city: str) -> dict:
+    return {"entity": "M&M", "entity_type": "company", "type": "place_token", "city": city, "slot": 0}
+
+
+def test_mm_token_in_new_orleans_gets_no_bonus(f2) -> None:
+    # the site pays the $100 and the $10 route bonus only in its Token step; the M&M's
+    # SpecialToken step places the token without them
+    g = import_game(f2, upto=82)  # GMO's token step, New Orleans open, 2nd token $40
+    _give(g, "M&M", "GMO")
+    gmo, bank = g.state.corporations["GMO"], g.state.bank.cash
+    cash = gmo.cash
+    g.apply(mm_token("I1-0-0"))
+    assert gmo.cash == cash - 20
+    assert g.state.bank.cash == bank + 20
+    assert "GMO" not in g.state.extra["no_bonus"]
+
+
+def test_normal_token_in_new_orleans_still_pays(f2) -> None:
+    g = import_game(f2, upto=83)  # GMO's own token in New Orleans (logged)
+    assert "GMO" in g.state.extra["no_bonus"]
+
+
+def test_mm_only_in_the_token_step(f2) -> None:
+    g = import_game(f2, upto=81)  # GMO still in its track step
+    _give(g, "M&M", "GMO")
+    with pytest.raises(EngineError) as err:
+        g.apply(mm_token("I1-0-0"))
+    assert err.value.rule == "company.timing"
+
+
+def test_bs_only_in_the_track_step(f2) -> None:
+    # BS's ability is timed 'track' (AGS's also 'owning_corp_or_turn')
+    g = import_game(f2, upto=82)  # GMO's token step
+    _give(g, "BS", "GMO")
+    g.state.companies["BS"].uses = 0
+    g.state.extra["bs_or"] = None
+    with pytest.raises(EngineError) as err:
+        g.apply({"entity": "BS", "entity_type": "company", "type": "lay_tile", "hex": "H4",
+                 "tile": "9-9", "rotation": 0})
+    assert err.value.rule == "company.timing"
