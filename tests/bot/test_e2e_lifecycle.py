@@ -35,5 +35,9 @@ async def test_create_join_start(env: Env) -> None:
     assert [p.name for p in record.seated] == ["Bob", "Cy", "Alice"]
     live = await env.service._live(1)
     assert live.game.legal().round == "Private Company Draft"
+    sent = await env.cmd(env.dee, thread, "status")  # anyone may look: the card, then the sheet
+    assert [n for n, _ in sent.files] == ["card.png", "status.png"]
+    shown = [e["image"]["url"] for e in sent.payload["embeds"]]
+    assert shown == ["attachment://card.png", "attachment://status.png"]
     sent = await env.cmd(env.dee, thread, "join")
     assert sent.ephemeral and "already started" in sent.content

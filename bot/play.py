@@ -1,0 +1,227 @@
+"""Moves: apply a player's move (check the user may act, the engine applies or refuses, the
+store appends it in one transaction, then what to post), and undo / redo as log actions (taking
+back another player's move asks for their consent)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot import history, summary
+from bot.core import Draw, Live, ServiceCore, Who
+from bot.replies import BotError, Button, Reply
+from bot.store import ActionRecord, DuplicateInteraction
+
+log = logging.getLogger(__name__)
+
+MoveBuilder = Callable[[Any], dict[str, Any]]
+
+
+class ServicePlay(ServiceCore):
+    async def act(
+        self, who: Who, game_id: int, build: MoveBuilder, *, interaction_id: str | None
+    ) -> Reply:
+        """Apply one move built from the acting entity's legal options."""
+        async with self._locks[game_id]:
+            if interaction_id and await self.store.interaction_seen(interaction_id):
+                return Reply("This command was already handled.", ephemeral=True)
+            live, player_engine_id = await self._seated_live(who, game_id)
+            legal = live.game.legal()
+            acting = self._acting(live.game, legal)
+            if player_engine_id not in acting:
+                names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
+                raise BotError(f"It is not your turn: waiting for {names}.")
+            action = build(legal)
+            entity = getattr(legal, "entity", None)
+            if entity is not None:
+                action.setdefault("entity", entity)
+                action.setdefault("entity_type", getattr(legal, "entity_type", "player"))
+            else:
+                action.setdefault("entity", player_engine_id)
+                action.setdefault("entity_type", "player")
+            if action.get("type") == "run_routes" and action.get("routes") == "best":
+                try:
+                    best = await asyncio.to_thread(self.engine.best_routes, live.game)
+                except Exception as err:
+                    if self.engine.is_rejection(err):
+                        raise BotError(str(err)) from err
+                    raise
+                if best is None:
+                    raise BotError(
+                        "The engine cannot compute best routes yet: give your routes as JSON, "
+                        'e.g. [{"train": "2+-0", "connections": [["E12", "F13"]]}].'
+                    )
+                action["routes"] = best
+            reply, draw = await self._apply(live, who, action, interaction_id)
+        await self._draw(reply, draw)
+        return reply
+
+    async def _apply(
+        self,
+        live: Live,
+        who: Who | None,
+        action: dict[str, Any],
+        interaction_id: str | None,
+        *,
+        user_id: int | None = None,
+    ) -> tuple[Reply, Draw]:
+        """Engine first, then the store, then the reply. Caller holds the game's lock and
+        draws the images (`_draw`) after releasing it."""
+        game = live.game
+        before = game.view()
+        try:
+            stored = game.apply(action)
+        except Exception as err:
+            if self.engine.is_rejection(err):
+                raise BotError(str(err)) from err
+            raise
+        dumped = self.engine.dump(stored) if stored is not None else action
+        seq = len(live.records) + 1
+        uid = user_id if user_id is not None else (who.user_id if who else None)
+        try:
+            await self.store.append_action(
+                live.record.id,
+                seq,
+                dumped,
+                interaction_id=interaction_id,
+                user_id=uid,
+                finished=bool(game.finished),
+            )
+        except DuplicateInteraction:
+            self.evict(live.record.id)  # the engine moved but the store did not: reload
+            return Reply("This command was already handled.", ephemeral=True), Draw(None, ())
+        except BaseException:
+            self.evict(live.record.id)
+            raise
+        live.records.append(ActionRecord(seq, dumped, interaction_id, uid, ""))
+        actor = who.name if who else "Someone"
+        entity = str(action.get("entity")) if action.get("entity_type") != "player" else None
+        reply = Reply(summary.line(actor, entity, dumped))
+        # the move is stored: from here on, a failure must not hide that it was made
+        try:
+            after = game.view()
+            kinds = self._changed(before, after)
+            if game.finished:
+                live.record = await self.game_record(live.record.id)
+                reply.text += "\n" + self._result_text(live.record, game)
+                kinds = ("status", *[k for k in kinds if k != "status"])
+            else:
+                self._add_ping(reply, live.record, game)
+        except Exception:
+            log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
+            reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
+            return reply, Draw(None, ())
+        return reply, Draw(after, kinds)
+
+    @staticmethod
+    def _changed(before: Any, after: Any) -> tuple[str, ...]:
+        kinds = []
+        if getattr(before, "hexes", None) != getattr(after, "hexes", None):
+            if getattr(after, "last_hexes", ()):
+                kinds.append("closeup")
+            kinds.append("map")
+        if getattr(before, "market", None) != getattr(after, "market", None):
+            kinds.append("market")
+        turn = ("acting", "round")  # the turn passed: the phone card (render.card)
+        if any(getattr(before, k, None) != getattr(after, k, None) for k in turn):
+            kinds.append("card")
+        return tuple(kinds)
+
+    async def undo(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
+        """Undo the latest move: freely if it was yours, else with its author's consent."""
+        async with self._locks[game_id]:
+            if interaction_id and await self.store.interaction_seen(interaction_id):
+                return Reply("This command was already handled.", ephemeral=True)
+            live, engine_id = await self._seated_live(who, game_id)
+            stack, _undone = history.effective(live.records)
+            if not stack:
+                raise BotError("There is nothing to undo.")
+            last = stack[-1]
+            author = self._author(live.record, last)
+            if author is None or author == who.user_id:
+                action = {"type": "undo", "entity": engine_id, "entity_type": "player"}
+                reply, draw = await self._apply(live, who, action, interaction_id)
+                request_id = None
+            else:
+                request_id = await self.store.create_undo_request(
+                    game_id, who.user_id, author, len(live.records), interaction_id
+                )
+        if request_id is None:
+            await self._draw(reply, draw)
+            tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
+            reply.text = f"**{who.name}** takes back: {summary.describe(last.action)}.{tail}"
+            return reply
+        assert author is not None  # a consent request always has an author
+        author_name = self._user_name(live.record, author)
+        return Reply(
+            f"<@{author}>, **{who.name}** asks to undo your move: "
+            f"{summary.describe(last.action)}. {author_name}, do you agree?",
+            mention=(author,),
+            buttons=[
+                Button(f"undo:yes:{request_id}", "Allow undo", "success"),
+                Button(f"undo:no:{request_id}", "Refuse", "danger"),
+            ],
+        )
+
+    async def answer_undo(
+        self, who: Who, request_id: int, accept: bool, *, interaction_id: str | None
+    ) -> Reply:
+        request = await self.store.undo_request(request_id)
+        if request is None:
+            raise BotError("This undo request no longer exists.")
+        if who.user_id != request.approver_id:
+            raise BotError("Only the player whose move would be undone can answer.")
+        async with self._locks[request.game_id]:
+            if interaction_id and await self.store.interaction_seen(interaction_id):
+                return Reply("This command was already handled.", ephemeral=True)
+            live = await self._live(request.game_id)
+            if request.status != "pending":
+                raise BotError(f"This request was already {request.status}.")
+            if len(live.records) != request.log_length or live.record.status != "active":
+                await self.store.close_undo_request(request_id, "stale")
+                raise BotError("The game has moved on since this request; ask again.")
+            if not accept:
+                await self.store.close_undo_request(request_id, "declined")
+                return Reply(
+                    f"**{who.name}** refuses the undo asked by <@{request.requester_id}>.",
+                    mention=(),
+                )
+            if not await self.store.close_undo_request(request_id, "accepted"):
+                raise BotError("This request was already answered.")
+            requester = live.record.player_by_user(request.requester_id)
+            stack, _ = history.effective(live.records)
+            undone = summary.describe(stack[-1].action) if stack else "the last move"
+            action = {
+                "type": "undo",
+                "entity": requester.engine_id if requester else str(request.requester_id),
+                "entity_type": "player",
+            }
+            reply, draw = await self._apply(
+                live, None, action, interaction_id, user_id=request.requester_id
+            )
+        await self._draw(reply, draw)
+        name = requester.name if requester else "Someone"
+        tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
+        reply.text = f"**{who.name}** agrees: **{name}** takes back {undone}.{tail}"
+        return reply
+
+    async def redo(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
+        async with self._locks[game_id]:
+            if interaction_id and await self.store.interaction_seen(interaction_id):
+                return Reply("This command was already handled.", ephemeral=True)
+            live, engine_id = await self._seated_live(who, game_id)
+            _stack, undone = history.effective(live.records)
+            if not undone:
+                raise BotError("There is nothing to redo (a new move clears what was undone).")
+            author = self._author(live.record, undone[-1])
+            undoer = live.records[-1].user_id if live.records else None
+            if author not in (None, who.user_id) and undoer != who.user_id:
+                raise BotError("Only the player who made that move, or who undid it, may redo it.")
+            action = {"type": "redo", "entity": engine_id, "entity_type": "player"}
+            reply, draw = await self._apply(live, who, action, interaction_id)
+        await self._draw(reply, draw)
+        tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
+        reply.text = f"**{who.name}** redoes: {summary.describe(undone[-1].action)}.{tail}"
+        return reply
