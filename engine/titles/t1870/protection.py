@@ -34,11 +34,13 @@ def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -
     if st.player(pid).cash < price:
         return f"Price protection of {sale['pct']}% of {corp.id} costs ${price}; you have ${st.player(pid).cash}."
     if not any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
-        t._count_as_protected = corp.id  # type: ignore[attr-defined]  # protected, the price stays where it counts
+        # as the site: no share waiting in the queue is left out (the protected company's own
+        # shares stay where they count, and so do those of any other company sold meanwhile)
+        t._count_as_protected = True  # type: ignore[attr-defined]
         try:
             n = t.cert_count(game, pid) + sale["pct"] // 10
         finally:
-            t._count_as_protected = None  # type: ignore[attr-defined]
+            t._count_as_protected = False  # type: ignore[attr-defined]
         if n > t.cert_limit(game):
             return (f"Price protection would take you over the certificate limit ({t.cert_limit(game)}); "
                     "you may not sell to make room.")

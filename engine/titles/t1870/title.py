@@ -77,7 +77,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         self._logged_checks = None
         self._site_log = False  # the log carries the site's own connection checks
         self._board_for = None
-        self._count_as_protected: str | None = None
+        self._count_as_protected = False
         self._sale_context: tuple[str | None, str | None] = (None, None)
         return st
 
@@ -166,8 +166,9 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             return False
         if corp.cell is not None and any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
             return False
-        # a sale waiting for price protection that would take the price into a free zone
-        if corp.id == getattr(self, "_count_as_protected", None):
+        # a sale waiting for price protection that would take the price into a free zone; while
+        # a protection's room is checked every holding counts as if protected (as the site)
+        if getattr(self, "_count_as_protected", False):
             return True
         for sale in game.state.extra["sell_queue"]:  # type: ignore[attr-defined]
             if sale["corp"] == corp.id:
