@@ -174,6 +174,16 @@ class Title18MS(Title):
                 f"{corp.id} cannot afford ${price} (treasury ${corp.cash}); a president may add money "
                 "only for a permanent train when the company owns a train and has half the price.",
                 rule="train.cash")
+        # the site's forced purchase: no contribution while the treasury alone can pay for the
+        # cheapest bank train, nor above a train's face value
+        cheapest_bank = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=None)
+        if cheapest_bank is not None and cheapest_bank <= corp.cash:
+            raise EngineError(f"{corp.id} can pay for a ${cheapest_bank} train itself, so its president "
+                              "may not add money.", rule="train.contribution_affordable")
+        faces = self.variants(train)
+        if not from_depot and price > faces.get(train.face, min(faces.values())):
+            raise EngineError("With the president's money a train may not cost more than its face value.",
+                              rule="train.contribution_over_face")
         need = price - corp.cash
         if pres.cash >= need:
             pres.cash -= need

@@ -61,3 +61,43 @@ def test_bs_only_in_the_track_step(f2) -> None:
         g.apply({"entity": "BS", "entity_type": "company", "type": "lay_tile", "hex": "H4",
                  "tile": "9-9", "rotation": 0})
     assert err.value.rule == "company.timing"
+
+
+# ---------------------------------------------------------------- forced purchase
+def _forced_ic(f2, treasury: int, pres_cash: int):
+    g = import_game(f2, upto=315)  # IC has no train and must buy one (phase D)
+    st = g.state
+    ic = st.corporations["IC"]
+    pres = st.player(g.legal().player)
+    st.bank.cash += ic.cash - treasury + pres.cash - pres_cash
+    ic.cash, pres.cash = treasury, pres_cash
+    return g, ic, pres
+
+
+def test_no_contribution_while_the_treasury_can_pay_the_cheapest_train(f2) -> None:
+    # site: check_for_cheapest_train, 'Cannot contribute funds when affordable trains exist'
+    g, ic, pres = _forced_ic(f2, 600, 1000)
+    with pytest.raises(EngineError) as err:
+        g.apply({"entity": "IC", "entity_type": "corporation", "type": "buy_train",
+                 "train": "5D-0", "price": 850, "variant": "5D"})
+    assert err.value.rule == "train.contribution_affordable"
+    g, ic, pres = _forced_ic(f2, 600, 1000)  # a rejection restores the logged state
+    g.apply({"entity": "IC", "entity_type": "corporation", "type": "buy_train",
+             "train": "2D-1", "price": 500, "variant": "2D"})
+    assert ic.cash == 100
+
+
+def test_contribution_for_a_bank_train_above_the_cheapest(f2) -> None:
+    g, ic, pres = _forced_ic(f2, 30, 1000)
+    g.apply({"entity": "IC", "entity_type": "corporation", "type": "buy_train",
+             "train": "5D-0", "price": 850, "variant": "5D"})
+    assert ic.cash == 0 and pres.cash == 1000 - 820
+
+
+def test_no_contribution_above_face_value_for_another_corporations_train(f2) -> None:
+    # site: 'Cannot buy for more than cost' when the president contributes
+    g, ic, pres = _forced_ic(f2, 30, 1000)
+    with pytest.raises(EngineError) as err:
+        g.apply({"entity": "IC", "entity_type": "corporation", "type": "buy_train",
+                 "train": "4+-0", "price": 301})
+    assert err.value.rule in ("train.contribution_over_face", "train.price")
