@@ -312,17 +312,21 @@ class Title18MS(Title):
                 rnd.turn.step += 1
             return
         if action.type == "buy_train" and company.id == "M&O":
-            if rnd.step_name() != "buy_train":
+            # the site's SpecialBuyTrain step: reachable once the turn is at its train step (or
+            # the company step after it); a 3+ or 4+ from the bank at $100 off, or from another
+            # company at the agreed price; either way the M&O closes
+            step = rnd.step_name()
+            if step not in ("buy_train", "buy_company"):
                 raise EngineError(f"{corp.id} may use the Mobile & Ohio discount only while buying trains.",
                                   rule="company.timing")
             train = self.find_train(game, corp, action.train)
-            if train.name not in ("3+", "4+") or train.owner is not None:
+            if train.name not in ("3+", "4+"):
                 raise EngineError("The Mobile & Ohio discount applies to a 3+ or 4+ train from the bank.",
                                   rule="company.mo_train")
-            self.buy_train(game, rnd, corp, action, discount=100)
+            self.buy_train(game, rnd, corp, action, discount=100 if train.owner is None else 0)
             company.closed = True
             company.owner = None
-            if not self.can_buy_train(game, rnd, corp):
+            if step == "buy_train" and not self.can_buy_train(game, rnd, corp):
                 rnd.turn.step += 1
             return
         raise EngineError(f"{company.id} has no ability that does that.", rule="company.ability")

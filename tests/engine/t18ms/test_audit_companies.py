@@ -101,3 +101,19 @@ def test_no_contribution_above_face_value_for_another_corporations_train(f2) -> 
         g.apply({"entity": "IC", "entity_type": "corporation", "type": "buy_train",
                  "train": "4+-0", "price": 301})
     assert err.value.rule in ("train.contribution_over_face", "train.price")
+
+
+# ---------------------------------------------------------------- Mobile & Ohio
+def test_mo_may_buy_another_companys_3plus_or_4plus_and_closes() -> None:
+    # the site's SpecialBuyTrain lets the M&O buy any 3+/4+ it offers, other companies' included
+    # (no discount there), and closes the M&O once used
+    f1 = load_fixture("18MS/14375.json")
+    g = import_game(f1, upto=307)  # Fr's train step; L&N owns 4+-0
+    mo = g.state.companies["M&O"]
+    mo.closed, mo.owner = False, "Fr"
+    fr, ln = g.state.corporations["Fr"], g.state.corporations["L&N"]
+    fr_cash, ln_cash = fr.cash, ln.cash
+    g.apply({"entity": "M&O", "entity_type": "company", "type": "buy_train", "train": "4+-0", "price": 100})
+    assert next(t for t in g.state.trains if t.id == "4+-0").owner == "Fr"
+    assert fr.cash == fr_cash - 100 and ln.cash == ln_cash + 100
+    assert mo.closed
