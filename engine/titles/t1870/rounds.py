@@ -528,19 +528,15 @@ class OperatingRound1870(OperatingRound):
                               f"for a ${t.ebuy_needed(g)} train: no bankruptcy.", rule="bankrupt.can_pay")
         player = st.player(pid)
         for other in st.corporations.values():
-            held = shares.percent(other, pid)
-            if not held or other.closed or other.cell is None:
-                continue
-            room = t.pool_limit() - shares.percent(other, MARKET)
-            pct = min(held, room) // 10 * 10
-            pres = shares.president_cert(other)
-            if pres.owner == pid:
-                others = max((shares.percent(other, p.id) for p in st.players if p.id != pid), default=0)
-                if others < pres.percent:
-                    pct = min(pct, held - pres.percent)
-            if pct > 0:
+            # as the site: per corporation the largest block a forced-purchase sale may be (the
+            # market's room, the president's certificate only if someone can take it, never the
+            # buying company's presidency, not above 60% in a white/yellow cell)
+            allowed = [pct for pct in range(10, shares.percent(other, pid) + 1, 10)
+                       if (t.emergency_sale_error(g, corp, pid, other, pct) or ("ok",))[0]
+                       in ("ok", "ebuy.sell_more_than_needed")]
+            if allowed:
                 t._sale_context = (pid, shares.president(other))
-                sell_certs(g, other, pid, [], pct)
+                sell_certs(g, other, pid, [], max(allowed))
         st.bank.cash += player.cash
         player.cash = 0
         player.bankrupt = True
