@@ -401,7 +401,9 @@ class MexOperatingRules:
 
         st = game.state
         target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)  # type: ignore[attr-defined]
-        if pct != sum(c.percent for c in certs) or any(c.corp != target.id for c in certs):
+        named = sum(c.percent for c in certs)
+        partial = any(c.president for c in certs) and pct == named - 10  # a 10% share comes back
+        if (pct != named and not partial) or any(c.corp != target.id for c in certs):
             raise EngineError(f"Name the certificates of one company that make up the {pct}% sold.",
                               rule="ebuy.cert")
         err = self.ebuy_sale_error(game, corp, pid, target, pct)
@@ -427,6 +429,9 @@ class MexOperatingRules:
         if target is corp and others > shares.percent(target, pid) - pct:
             return ("ebuy.presidency",
                     f"Selling that would hand over the presidency of {corp.id}, which is buying the train.")
+        if pct not in {p for _, p in self.sale_options(game, target, pid, corp)}:  # type: ignore[attr-defined]
+            return ("ebuy.bundle", f"{pct}% of {target.id} is not a bundle you may sell (the president's "
+                    "certificate only if another player can take it over; an NdM 5% certificate alone).")
         # never sell more than needed: no sale once the money is there, and no sale that
         # would leave a whole share's price or more over the cheapest train
         needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash  # type: ignore[attr-defined]
@@ -449,11 +454,7 @@ class MexOperatingRules:
         for target in game.state.corporations.values():
             if target.kind != "corporation" or target.cell is None or target.closed:
                 continue
-            held = [c for c in target.certs if c.owner == pid and not c.president]
-            tens = sorted((c for c in held if c.percent != 5), key=lambda c: c.id)
-            bundles = [tens[:n] for n in range(1, len(tens) + 1)] + [[c] for c in held if c.percent == 5][:1]
-            for bundle in bundles:
-                pct = sum(c.percent for c in bundle)
+            for bundle, pct in self.sale_options(game, target, pid, corp):  # type: ignore[attr-defined]
                 if self.ebuy_sale_error(game, corp, pid, target, pct) is None:
                     out.append({"entity": pid, "entity_type": "player", "type": "sell_shares",
                                 "shares": [c.id for c in bundle], "percent": pct})
@@ -461,19 +462,14 @@ class MexOperatingRules:
 
     def emergency_liquidity(self, game: Game, corp: Corporation, pid: str) -> int:
         """What the president could raise for a forced purchase, as on the site: for each
-        company the largest bundle he may sell (the pool's room, the buying company's presidency
-        kept), at the current price."""
+        company the largest bundle he may sell (see Title18MEX.sale_options), at the current
+        price."""
         total = 0
         for target in game.state.corporations.values():
             if target.kind != "corporation" or target.cell is None or target.closed:
                 continue
-            bundle = self._largest_bundle(game, target, pid)  # type: ignore[attr-defined]
-            if target is corp:
-                others = max((shares.percent(target, p.id) for p in game.state.players if p.id != pid), default=0)
-                while bundle and shares.percent(target, pid) - sum(c.percent for c in bundle) < others:
-                    bundle = bundle[:-1]
-            if bundle:
-                pct = sum(c.percent for c in bundle)
+            pct = self.largest_sale(game, target, pid, corp)  # type: ignore[attr-defined]
+            if pct:
                 total += self.sale_proceeds(target, self.share_price(target), pct)  # type: ignore[attr-defined]
         return total
 

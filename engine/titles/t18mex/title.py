@@ -469,36 +469,58 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
 
     # ------------------------------------------------------------ bankruptcy
     def declare_bankruptcy(self, game: Game, pid: str) -> None:
-        """Sell the player's largest sellable bundle of each corporation until none is left; his
-        cash goes to the bank and the game ends at once."""
+        """As on the site, the player sells once for each company his largest bundle the forced
+        purchase rules allow (`sale_options`); his cash goes to the bank and the game ends."""
         from engine.flow.stock import sell_certs
 
         st = game.state
         player = st.player(pid)
+        operating = game.round.corp() if game.round.kind == "operating" else None  # type: ignore[attr-defined]
         for corp in list(st.corporations.values()):
             if corp.kind != "corporation" or corp.cell is None:
                 continue
-            while True:
-                bundle = self._largest_bundle(game, corp, pid)
-                if not bundle:
-                    break
-                sell_certs(game, corp, pid, bundle, sum(c.percent for c in bundle))
+            options = self.sale_options(game, corp, pid, operating)
+            if options:
+                certs, pct = max(options, key=lambda o: o[1])
+                sell_certs(game, corp, pid, certs, pct)
         st.bank.cash += player.cash
         player.cash = 0
         player.bankrupt = True
         self.end_game(game, "bankrupt")
 
-    def _largest_bundle(self, game: Game, corp: Corporation, pid: str) -> list[Cert]:
-        held = [c for c in corp.certs if c.owner == pid and not c.president]
+    def sale_options(self, game: Game, corp: Corporation, pid: str,
+                     operating: Corporation | None) -> list[tuple[list[Cert], int]]:
+        """The bundles of `corp` that `pid` may sell in one go while raising cash for
+        `operating`'s forced purchase, as the site forms them: his ordinary certificates, fewest
+        first, then with his president's certificate (also for 10% less, a 10% share coming
+        back) if another player holds enough to take it; an NdM 5% certificate alone. None may
+        overfill the pool, nor cost him the presidency of the company buying the train."""
+        st = game.state
+        held = [c for c in corp.certs if c.owner == pid]
+        pres = next((c for c in held if c.president), None)
+        tens = sorted((c for c in held if not c.president and c.percent != 5), key=lambda c: c.id)
+        bundles: list[tuple[list[Cert], int]] = [(tens[:n], 10 * n) for n in range(1, len(tens) + 1)]
+        if pres is not None:
+            total = 10 * len(tens) + pres.percent
+            bundles += [(tens + [pres], total - 10), (tens + [pres], total)]
+        five = next((c for c in held if c.percent == 5), None)
+        if five is not None:
+            bundles.append(([five], 5))
         room = self.pool_limit() - shares.percent(corp, MARKET)
-        fives = [c for c in held if c.percent == 5]
-        tens = sorted((c for c in held if c.percent != 5), key=lambda c: c.id)
-        n = min(len(tens), room // 10)
-        if n:
-            return tens[:n]
-        if fives and room >= 5:
-            return fives[:1]
-        return []
+        others = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
+        mine = shares.percent(corp, pid)
+        out = []
+        for certs, pct in bundles:
+            if pct > room or (pres in certs and others < pres.percent):
+                continue
+            if corp is operating and pres is not None and mine - pct < others:
+                continue
+            out.append((certs, pct))
+        return out
+
+    def largest_sale(self, game: Game, corp: Corporation, pid: str, operating: Corporation | None) -> int:
+        """The percent of the largest bundle in `sale_options` (0 if none)."""
+        return max((pct for _, pct in self.sale_options(game, corp, pid, operating)), default=0)
 
     def sale_proceeds(self, corp: Corporation, price: int, pct: int) -> int:
         return math.ceil(price * pct / 10)  # a 5% NdM certificate fetches half a share, rounded up
