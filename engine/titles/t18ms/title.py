@@ -117,6 +117,18 @@ class Title18MS(Title):
             corp.cash += 50
             st.bank.cash -= 50
 
+    def can_place_token(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """The token step is also open when only the M&M's half price is affordable (the site
+        counts the ability's price among the token prices)."""
+        if super().can_place_token(game, rnd, corp):
+            return True
+        mm = game.state.companies.get("M&M")
+        cost = self.next_token_cost(game, corp)
+        if (rnd.turn.tokened or mm is None or mm.owner != corp.id or mm.closed or mm.uses >= 1
+                or cost is None or math.ceil(cost / 2) > corp.cash):
+            return False
+        return bool(self.token_targets(game, corp))
+
     _special_token = False  # set while the M&M places a token (no New Orleans bonus then)
 
     def after_place_token(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str, city: int) -> None:

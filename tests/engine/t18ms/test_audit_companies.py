@@ -117,3 +117,17 @@ def test_mo_may_buy_another_companys_3plus_or_4plus_and_closes() -> None:
     assert next(t for t in g.state.trains if t.id == "4+-0").owner == "Fr"
     assert fr.cash == fr_cash - 100 and ln.cash == ln_cash + 100
     assert mo.closed
+
+
+def test_mm_usable_when_only_the_half_price_is_affordable(f2) -> None:
+    # the site's min_token_price includes the M&M's price, so the token step stays open
+    g = import_game(f2, upto=81)  # GMO in its track step; its next token costs $40
+    _give(g, "M&M", "GMO")
+    gmo = g.state.corporations["GMO"]
+    g.state.bank.cash += gmo.cash - 30
+    gmo.cash = 30
+    lay = next(a for a in f2["actions"] if a["id"] == 82)  # the logged AGS lay that reaches I1
+    g.apply({k: v for k, v in lay.items() if k in ("type", "entity", "entity_type", "hex", "tile", "rotation")})
+    assert g.round.step_name() == "token" and "place_token" in g.legal().kinds
+    g.apply(mm_token("I1-0-0"))
+    assert gmo.cash == 10
