@@ -80,6 +80,10 @@ class MexStockRound(StockRound):
     def buyable(self, pid: str) -> bool:
         return super().buyable(pid) or bool(self.swap_options(pid))
 
+    def process(self, action: Any) -> None:
+        super().process(action)
+        self.title.check_end_trigger(self.game)  # the bank breaks the moment it cannot pay
+
     def sellable(self, pid: str) -> bool:
         return super().sellable(pid) or bool(self.title._ndm_half_sales(self.game, self, pid))
 
