@@ -10,7 +10,7 @@ from engine.core import market as mk
 from engine.core import shares, tiles
 from engine.errors import EngineError
 from engine.flow.operating import OperatingRound
-from engine.state import Corporation, Token, Train
+from engine.state import Corporation, Train
 from engine.titles.t18mex.variants import CDB, CDB_PRICE, SANTA_ROSALIA
 
 if TYPE_CHECKING:
@@ -124,6 +124,8 @@ class MexOperatingRules:
             return f"{corp.id} already has a token in Santa Rosalia."
         if None not in slots:
             return "Santa Rosalia has no free token space."
+        if not self.unplaced_tokens(corp):  # type: ignore[attr-defined]
+            return f"{corp.id} has no token left on its charter for Santa Rosalia."
         return None
 
     def cdb_token_choices(self, game: Game, rnd: Any, corp: Corporation) -> list[dict[str, Any]]:
@@ -134,8 +136,9 @@ class MexOperatingRules:
         return [{"entity": CDB, "entity_type": "company", "type": "place_token", "city": city, "slot": slot}]
 
     def _cdb_token(self, game: Game, rnd: Any, corp: Corporation, company: Any, action: Any) -> None:
-        """Baja variant: an extra token of the owning company, free, in Santa Rosalia (H3), at
-        any time in its operating turn and besides its normal token; no connection needed."""
+        """Baja variant: the owning company's next charter token, free, in Santa Rosalia (H3),
+        at any time in its operating turn and besides its normal token; no connection needed
+        (as on the site, the ability's token comes from the owner's charter)."""
         err = self.cdb_token_error(game, rnd, corp)
         if err:
             raise EngineError(err, rule="company.cdb")
@@ -146,8 +149,7 @@ class MexOperatingRules:
         slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
         slot = action.slot if action.slot is not None and 0 <= action.slot < len(slots) \
             and slots[action.slot] is None else slots.index(None)
-        token = Token(0)
-        corp.tokens.append(token)
+        token = self.unplaced_tokens(corp)[0]  # type: ignore[attr-defined]
         self._put_token(game, corp, token, hex_name, city, slot)  # type: ignore[attr-defined]
         company.uses += 1
         game.last_hexes = (hex_name,)
@@ -491,7 +493,7 @@ class MexOperatingRules:
                 if c.owner in players and not c.closed and c.id not in NOT_FOR_CORPORATIONS]
 
     def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
-        if company.id == CDB:
+        if company.id == CDB and game.state.phase == "2":  # the first 3 resets it to half to 1½ times
             return CDB_PRICE
         if company.id == KCMO and game.state.phase == "2" and "early_buy_of_kcmo" in self.options:  # type: ignore[attr-defined]
             return (1, company.value)
