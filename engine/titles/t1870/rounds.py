@@ -72,7 +72,6 @@ class StockRound1870(StockRound):
         self.multi_corp: str | None = None
         self.corp_acted = False
         self.redeemed: set[str] = set()
-        self.redeem_cash = {c.id: c.cash for c in game.state.corporations.values()}
         super().__init__(game)
 
     def queue(self) -> list[dict[str, Any]]:
@@ -236,7 +235,9 @@ class StockRound1870(StockRound):
         if corp.id in self.redeemed:
             return f"{corp.id} has already redeemed a share this stock round."
         price = t.share_price(corp)
-        if price > min(corp.cash, self.redeem_cash.get(corp.id, corp.cash)):
+        # the site checks the cash it first looks up in the round, which in a replayed game is
+        # the cash at the redemption itself (an incremental company's share sales count)
+        if price > corp.cash:
             return f"{corp.id} cannot pay ${price} for a share."
         return None
 
@@ -268,7 +269,6 @@ class StockRound1870(StockRound):
             st.player(seller).cash += price
         cert.owner = corp.id
         self.redeemed.add(corp.id)
-        self.redeem_cash[corp.id] = 0
 
     def reissue_error(self, pid: str, corp: Corporation) -> str | None:
         if shares.president(corp) != pid or self.corp_acted:
