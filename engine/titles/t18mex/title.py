@@ -279,6 +279,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             return "NdM shares may not be bought or sold before phase 3½ (the first 3' train)."
         if cert.id in game.state.extra["reserved"] and cert.owner == IPO:  # type: ignore[operator]
             return f"{cert.id} is a reserved trade-in certificate and cannot be bought."
+        if cert.percent == 5 and game.state.player(pid).cash < self.half_share_cost(corp, cert):
+            return f"You cannot afford {cert.id} (${self.half_share_cost(corp, cert)})."
         return None
 
     def sell_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
@@ -302,7 +304,13 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                                   "for sale.", rule="stock.swap")
             five.owner = cert.owner  # the 5% goes where the 10% came from
             price = self.swap_price(price)
+        elif cert.percent == 5:  # half a share, rounded up as the site prices any bundle
+            price = self.half_share_cost(corp, cert)
         super().do_buy_cert(game, rnd, pid, corp, cert, price, action)
+
+    def half_share_cost(self, corp: Corporation, cert: Cert) -> int:
+        unit = self.share_price(corp) if cert.owner == MARKET else corp.par or 0
+        return math.ceil(unit * cert.percent / 10)
 
     def swap_price(self, price: int) -> int:
         """A 10% NdM share bought by handing in a 5% one: its price less the 5%'s (half, rounded up)."""
@@ -422,6 +430,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 cash = game.state.player(pid).cash
                 base["companies"] = [(c.id, 1, cash) for c in self.tradeable_companies(game, rnd, pid)]
             e = {"entity": pid, "entity_type": "player"}
+            if base.get("buy_shares"):  # a 5% certificate costs half a share rounded up
+                certs = {c.id: (corp, c) for corp in game.state.corporations.values() for c in corp.certs}
+                base["buy_shares"] = [
+                    (sid, self.half_share_cost(*certs[sid]) if certs[sid][1].percent == 5 else price, *rest)
+                    for sid, price, *rest in base["buy_shares"]]
             if "buy_shares" in kinds:
                 for ten, five, _price in rnd.swap_options(pid):
                     choices.append({**e, "type": "buy_shares", "shares": [ten], "percent": 10, "swap": five})
