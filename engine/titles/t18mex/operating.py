@@ -493,7 +493,7 @@ class MexOperatingRules:
                 if c.owner in players and not c.closed and c.id not in NOT_FOR_CORPORATIONS]
 
     def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
-        if company.id == CDB and game.state.phase == "2":  # the first 3 resets it to half to 1½ times
+        if company.id == CDB:  # the site keeps its $30 top when the first 3 resets the others
             return CDB_PRICE
         if company.id == KCMO and game.state.phase == "2" and "early_buy_of_kcmo" in self.options:  # type: ignore[attr-defined]
             return (1, company.value)

@@ -1,7 +1,7 @@
 """Audit against the site's Baja variant (g_18_mex: CdB ability `token` with `from_owner: true`;
-`event_companies_buyable!` resets every private's price range to 50%-150% at the first 3): the
-Compagnie du Boleo's free Santa Rosalia token is the owner's next charter token, and from the
-first 3 a company pays $15-$45 for it."""
+`event_companies_buyable!` resets the privates' price ranges at the first 3 but puts the CdB's
+top back at its $30 face): the Compagnie du Boleo's free Santa Rosalia token is the owner's next
+charter token, and a company pays $15-$30 for it in every phase."""
 
 from __future__ import annotations
 
@@ -41,9 +41,9 @@ def test_cdb_needs_a_charter_token() -> None:
     assert not [c for c in legal_moves(g).choices if c["entity"] == "CdB"]
 
 
-def test_cdb_price_from_the_first_3() -> None:
+def test_cdb_price_after_the_first_3() -> None:
     g = Game("18MEX", ["P1", "P2", "P3"], options=["baja_variant"])
     cdb = g.state.companies["CdB"]
     assert g.title.company_price_range(g, cdb) == (15, 30)
     g.state.phase = "3"
-    assert g.title.company_price_range(g, cdb) == (15, 45)
+    assert g.title.company_price_range(g, cdb) == (15, 30)
