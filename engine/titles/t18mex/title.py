@@ -340,8 +340,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         players = {p.id for p in st.players} - {pid}
         out = [c for c in st.companies.values() if c.owner in players and not c.closed
                and c.id not in ("A", "B", "C", "MNR")]
-        if st.phase == "2" and "early_buy_of_kcmo" in self.options:
-            out = [c for c in out if c.id == KCMO]  # as on the site: its phase-2 list is the KCMO alone
+        if st.phase == "2" and ("early_buy_of_kcmo" in self.options or BAJA in self.options):
+            # as on the site: its phase-2 list is the KCMO (early buy) and the CdB (Baja) alone
+            keep = {KCMO} if "early_buy_of_kcmo" in self.options else set()
+            keep |= {CDB} if BAJA in self.options else set()
+            out = [c for c in out if c.id in keep]
         return out
 
     def extra_stock_kinds(self, game: Game, rnd: Any, pid: str) -> list[str]:

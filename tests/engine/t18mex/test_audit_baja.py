@@ -47,3 +47,20 @@ def test_cdb_price_after_the_first_3() -> None:
     assert g.title.company_price_range(g, cdb) == (15, 30)
     g.state.phase = "3"
     assert g.title.company_price_range(g, cdb) == (15, 30)
+
+
+def test_phase_2_player_trades_only_the_cdb() -> None:
+    """The site's purchasable_companies in phase 2 with the Baja variant is the CdB alone (and
+    the KCMO with early_buy_of_kcmo), also for private trades between players in a stock turn."""
+    g = Game("18MEX", ["P1", "P2", "P3"], options=["baja_variant"])
+    while g.round.kind != "stock":
+        from engine.legal import candidate_actions
+        acts = candidate_actions(g)
+        acts.sort(key=lambda a: a["type"] == "pass")
+        g.apply(acts[0])
+    pid = str(g.legal().entity)
+    offered = {c.id for c in g.title.tradeable_companies(g, g.round, pid)}
+    assert offered <= {"CdB"}
+    others = {c.id for c in g.state.companies.values() if c.owner not in (None, pid)
+              and c.id not in ("A", "B", "C", "MNR")}
+    assert offered == ({"CdB"} & others)
