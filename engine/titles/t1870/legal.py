@@ -54,6 +54,8 @@ def _stock(game: Game, base: dict[str, Any]) -> None:
     if not base["kinds"]:
         return
     pid, st, t = base["entity"], game.state, game.title
+    if "buy_company" in base["kinds"]:  # from another player, for $1 up to all his cash
+        base["companies"] = [(c.id, 1, st.player(pid).cash) for c in rnd.tradeable_companies(pid)]
     out = base.setdefault("choices", [])
     for corp in st.corporations.values():
         if corp.closed or shares.president(corp) != pid:

@@ -93,12 +93,52 @@ class StockRound1870(StockRound):
         out = super().kinds()
         if self.turn_state.bought and self.multi_corp and "buy_shares" not in out and self.buyable(self.player_id()):
             out = ["buy_shares", *out] if out else ["buy_shares", "pass"]
+        if out != ["sell_shares"] and self.tradeable_companies(self.player_id()):
+            out = [*out[:-1], "buy_company", "pass"] if out else ["buy_company", "pass"]
         return out
+
+    # ---- privates bought from other players (phases 2-3, as the site)
+    def tradeable_companies(self, pid: str) -> list[Any]:
+        """Privates `pid` may buy from another player now: in phases 2 and 3 (the site's
+        'can_buy_companies_from_other_players', whose phase-1 list holds no private for a player),
+        as his turn's purchase, not the SLSF (no_buy, closed anyway)."""
+        g = self.game
+        st = g.state
+        flags = self.title.phase_data(g).get("engine_status_flags") or []
+        if (st.phase == "1" or "can_buy_companies_from_other_players" not in flags
+                or self.turn_state.bought or st.player(pid).cash <= 0):
+            return []
+        others = {p.id for p in st.players if p.id != pid and not p.bankrupt}
+        return [c for c in st.companies.values() if c.owner in others and not c.closed and c.id != "SLSF"]
+
+    def _buy_company(self, pid: str, action: Any) -> None:
+        st = self.game.state
+        if pid != self.player_id():
+            raise EngineError(f"It is {self.game.player_name(self.player_id())}'s turn in the stock round, "
+                              f"not {self.game.player_name(pid)}'s.", rule="turn.wrong_player")
+        if self.must_sell(pid) and self.sellable(pid):
+            raise EngineError(f"You hold more than {self.title.cert_limit(self.game)} certificates and must "
+                              "sell first.", rule="stock.must_sell")
+        company = st.companies.get(str(action.company))
+        if company is None or company not in self.tradeable_companies(pid):
+            raise EngineError(f"You cannot buy {action.company} from another player now (phases 2-3, as your "
+                              "turn's purchase).", rule="stock.buy_company")
+        price = int(action.price)
+        if not 1 <= price <= st.player(pid).cash:
+            raise EngineError(f"Pay between $1 and your cash for {company.id}.", rule="stock.buy_company")
+        st.player(pid).cash -= price
+        st.player(str(company.owner)).cash += price
+        company.owner = pid
+        # a purchase of the turn (no other buy but brown market shares of one company may follow);
+        # like the site it does not make him the last to act for the priority deal
+        self.turn_state.bought = True
+        self.turn_state.acted = True
+        self.multi_corp = "*"
 
     # ---- buying and selling rules
     def buy_error(self, pid: str, corp: Corporation, cert: Any) -> str | None:
         ts = self.turn_state
-        if (ts.bought and self.multi_corp == corp.id and cert.owner == MARKET
+        if (ts.bought and self.multi_corp in (corp.id, "*") and cert.owner == MARKET
                 and "multiple_buy" in zones.zone(self.game, corp.cell)):
             ts.bought = False
             try:
@@ -134,6 +174,9 @@ class StockRound1870(StockRound):
             return
         if action.entity_type == "corporation":
             self._corporate(action)
+            return
+        if action.type == "buy_company":
+            self._buy_company(str(action.entity), action)
             return
         super().process(action)
 
