@@ -316,6 +316,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             self.pay_holders(game, corp, revenue - keep)
             if revenue <= 0:
                 zones.move_left(game, corp)
+            elif keep == 0:  # the holders get the whole revenue (e.g. $10): as a payout (site)
+                zones.move_right(game, corp)
         else:
             self.withhold(game, corp, revenue)
             zones.move_left(game, corp)
