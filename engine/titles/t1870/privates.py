@@ -119,6 +119,9 @@ class PrivateRules(Title):
             if action.hex not in ability["hexes"]:
                 raise EngineError(f"The bridge company's lay must be in a river hex, not {action.hex}.",
                                   rule="company.hex")
+            if action.tile.rpartition("-")[0] not in ability["tiles"]:
+                raise EngineError("The bridge company lays only a yellow tile: it cannot upgrade.",
+                                  rule="company.tile")
             home_extra = (corp.id in RIVER_CORPS and corp.operated_turns == 0
                           and corp.home is not None and action.hex == corp.home[0])
             cost = max(0, self.terrain_cost(game, corp, action.hex) - 40)
