@@ -123,6 +123,16 @@ class StepRules(OperatingHost):
             certs.append(cert)
         if not certs:
             raise EngineError("Name the shares to sell.", rule="ebuy.cert")
+        for cert in certs:
+            if cert.president:
+                # the site's can_dump?: a sale including a president's certificate only when
+                # another player holds at least as much as that certificate, to take it over
+                owner_corp = st.corporations[cert.corp]
+                others = max((shares.percent(owner_corp, p.id) for p in st.players if p.id != pid), default=0)
+                if others < cert.percent:
+                    raise EngineError(
+                        f"The president's certificate of {owner_corp.id} may be sold only when another "
+                        f"player holds at least {cert.percent}% of it.", rule="ebuy.president_cert")
         target = st.corporations[certs[0].corp]
         return target, certs, action.percent or sum(c.percent for c in certs)
 
@@ -140,6 +150,9 @@ class StepRules(OperatingHost):
         if before == pid and others > held_after:
             raise EngineError(f"Selling that would change the presidency of {target.id}, which is not allowed "
                               "while raising cash for a train.", rule="ebuy.presidency")
+        # the price sold at bounds what may be paid for another company's train (see
+        # TrainRules.other_train_bounds)
+        rnd.turn.extra["ebuy_last_sold"] = self.share_price(target)  # type: ignore[attr-defined]
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
         self.after_emergency_sale(game, rnd, corp)

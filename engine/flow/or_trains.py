@@ -154,6 +154,12 @@ class TrainRules(OperatingHost):
             err = self.train_sale_error(game, rnd, corp, train)
             if err:
                 raise EngineError(err, rule="train.other")
+            low = self.other_train_bounds(game, rnd, corp, train)[0]
+            if price < low:
+                raise EngineError(
+                    f"After its president sold shares for this purchase, {corp.id} must pay at least ${low} "
+                    f"for {train.owner}'s {train.face} (he may not have sold more than needed).",
+                    rule="train.ebuy_min")
             seller = st.corporations[train.owner]
             variant = train.face
         if price > corp.cash:
@@ -168,6 +174,24 @@ class TrainRules(OperatingHost):
         train.operated = train.operated if seller is not None else False
         rnd.turn.bought_trains += 1
         self.after_buy_train(game, rnd, corp, train, seller is None)
+
+    def other_train_bounds(self, game: Game, rnd: OperatingRound | None, corp: Corporation,
+                           train: Train) -> tuple[int, int]:
+        """What `corp` may pay for another corporation's train, as the site's spend_minmax: $1 to
+        its treasury; when the treasury is below the train's face value, up to that face value
+        (with its president's money, when forced to buy); and when its president has sold shares
+        for this purchase, at least the money in hand (treasury and president) less the last
+        share price sold at, plus $1 - so he cannot have sold more than needed. (The minimum
+        is recorded by the shared emergency sale only.)"""
+        face = self.variants(train).get(train.face, train.price)
+        if corp.cash >= face:
+            return 1, max(1, corp.cash)
+        pid = shares.president(corp)
+        have = corp.cash + (game.state.player(pid).cash if pid else 0)
+        last = rnd.turn.extra.get("ebuy_last_sold") if rnd is not None else None
+        low = max(1, have - int(last) + 1) if last else 1
+        high = min(face, have) if rnd is not None and self.must_buy_train(game, rnd, corp) else corp.cash
+        return low, max(1, high)
 
     def train_sale_error(self, game: Game, rnd: OperatingRound | None, corp: Corporation, train: Train) -> str | None:
         if not train.sellable:

@@ -343,5 +343,28 @@ class Title18MS(Title):
             return
         raise EngineError(f"{company.id} has no ability that does that.", rule="company.ability")
 
+    # ------------------------------------------------------------ legal answer
+    def legal_extras(self, game: Game, base: dict[str, Any]) -> None:
+        """Other companies' trains at the prices the site accepts (its spend_minmax): up to face
+        value with the president's money in a forced purchase (none while the treasury can pay
+        the cheapest bank train), and after his sales at least the money in hand less the last
+        price sold at, plus $1. A train whose minimum is above its maximum is not offered."""
+        rnd: Any = game.round
+        if rnd.kind != "operating" or rnd.finished or not base.get("trains"):
+            return
+        corp = rnd.corp()
+        cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=None)
+        out = []
+        for tid, face, lo, hi, seller in base["trains"]:
+            if seller != "bank":
+                train = self.find_train(game, corp, tid)
+                lo, hi = self.other_train_bounds(game, rnd, corp, train)
+                if hi > corp.cash and cheapest is not None and cheapest <= corp.cash:
+                    hi = max(1, corp.cash)
+                if lo > hi:
+                    continue
+            out.append((tid, face, lo, hi, seller))
+        base["trains"] = out
+
     def player_value(self, game: Game, player: Any) -> int:
         return super().player_value(game, player)
