@@ -70,14 +70,20 @@ class MexOperatingRules:
         return lay
 
     def track_abilities_block(self, game: Game, rnd: Any, corp: Corporation) -> bool:
-        """The track step stays open while the company owns the KCMO, or could buy it now."""
+        """The track step stays open while the company owns the KCMO (its tile-lay ability lasts
+        until the Copper Canyon tile is laid, even if F5 was built with another tile), or, from
+        the first 3 (`can_buy_companies`), while it could buy the KCMO, as on the site."""
         kcmo = game.state.companies[KCMO]
-        if kcmo.closed or COPPER_CANYON in game.state.tiles:  # the ability is lost once F5 is built
+        if kcmo.closed:
             return False
         if kcmo.owner == corp.id:
             return True
-        return (kcmo in self.purchasable_companies(game, rnd, corp)
+        return (self.can_buy_companies_phase(game)
+                and kcmo in self.purchasable_companies(game, rnd, corp)
                 and self.company_price_range(game, kcmo)[0] <= corp.cash)
+
+    def can_buy_companies_phase(self, game: Game) -> bool:
+        return "can_buy_companies" in self.phase_data(game).get("engine_status_flags", [])  # type: ignore[attr-defined]
 
     def terrain_cost(self, game: Game, corp: Corporation, hex_name: str) -> int:
         placed = game.state.tiles.get(hex_name)
@@ -204,15 +210,34 @@ class MexOperatingRules:
             return []
         return super().step_kinds(game, rnd, step)  # type: ignore[misc]
 
-    def blocking_company_kinds(self, game: Game, rnd: Any, corp: Corporation) -> list[str]:
+    def affordable_company(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         comps = self.purchasable_companies(game, rnd, corp)
-        if comps and min(self.company_price_range(game, c)[0] for c in comps) <= corp.cash:
+        return bool(comps) and min(self.company_price_range(game, c)[0] for c in comps) <= corp.cash
+
+    def blocking_company_kinds(self, game: Game, rnd: Any, corp: Corporation) -> list[str]:
+        """The turn's last step waits, as the site's blocking BuyCompany step: for a purchase or
+        a pass from the first 3 when a private is affordable; for a pass while the company holds
+        an unused Compagnie du Boleo token ability (timed for its own turn). A private bought in
+        phase 2 (early KCMO, Baja CdB) is bought any time and never holds the turn."""
+        if self.can_buy_companies_phase(game) and self.affordable_company(game, rnd, corp):
             return ["buy_company", "pass"]
+        if self.cdb_ability_pending(game, corp):
+            return ["pass"]
         return []
+
+    def cdb_ability_pending(self, game: Game, corp: Corporation) -> bool:
+        """The site's ability_usable? for the CdB's `from_owner` token: owned by `corp`, unused,
+        a charter token left and none in Santa Rosalia yet (free space not required)."""
+        cdb = game.state.companies.get(CDB)
+        if cdb is None or cdb.closed or cdb.owner != corp.id or cdb.uses:
+            return False
+        if any(t.hex == SANTA_ROSALIA for t in corp.tokens):
+            return False
+        return bool(self.unplaced_tokens(corp))  # type: ignore[attr-defined]
 
     def anytime_kinds(self, game: Game, rnd: Any) -> list[str]:
         corp = rnd.corp()
-        return ["buy_company"] if self.blocking_company_kinds(game, rnd, corp) else []
+        return ["buy_company"] if self.affordable_company(game, rnd, corp) else []
 
     def skip_step(self, game: Game, rnd: Any, step: str) -> None:
         corp = rnd.corp()
