@@ -119,6 +119,9 @@ class PrivateRules(Title):
             if action.hex not in ability["hexes"]:
                 raise EngineError(f"The bridge company's lay must be in a river hex, not {action.hex}.",
                                   rule="company.hex")
+            if rnd.step_name() != "track":  # the site's ability is usable in the track step only
+                raise EngineError("The bridge company's tile is laid in the track step only.",
+                                  rule="company.when")
             if action.tile.rpartition("-")[0] not in ability["tiles"]:
                 raise EngineError("The bridge company lays only a yellow tile: it cannot upgrade.",
                                   rule="company.tile")
