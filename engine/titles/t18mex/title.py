@@ -281,6 +281,10 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             return f"{cert.id} is a reserved trade-in certificate and cannot be bought."
         if cert.percent == 5 and game.state.player(pid).cash < self.half_share_cost(corp, cert):
             return f"You cannot afford {cert.id} (${self.half_share_cost(corp, cert)})."
+        if (cert.percent == 5 and self.counts_for_cert_limit(game, corp)
+                and self.cert_count(game, pid) > self.cert_limit(game)):
+            # as the site: a 5% NdM certificate needs room (at the limit is enough), not over it
+            return f"You are over the certificate limit ({self.cert_limit(game)})."
         return None
 
     def sell_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
