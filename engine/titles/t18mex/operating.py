@@ -369,17 +369,24 @@ class MexOperatingRules:
         spec = self.train_specs[train.name]  # type: ignore[attr-defined]
         if spec.get("starts_phase"):
             st.phase = spec["starts_phase"]
+        # as the site's rust_trains!, every train of the game: a company's and the open market's
+        def affected(t: Train, name: str) -> bool:
+            if t.name != name or t.gone:
+                return False
+            if t.owner is None:
+                return t.discarded
+            return t.owner in st.corporations and st.corporations[t.owner].kind != "minor"
+
         for other in self.data.trains:
             hard_rust = "hard_rust_t4" in self.options and other["name"] == "4"  # type: ignore[attr-defined]
             rusts_on = other.get("obsolete_on_first") if hard_rust else other.get("rusts_on_first")
             if rusts_on == train.name:
                 for t in st.trains:
-                    if (t.name == other["name"] and t.owner in st.corporations and not t.gone
-                            and st.corporations[t.owner].kind != "minor"):
-                        t.owner, t.gone = None, True
+                    if affected(t, other["name"]):
+                        t.owner, t.gone, t.discarded = None, True, False
             elif other.get("obsolete_on_first") == train.name:
                 for t in st.trains:
-                    if t.name == other["name"] and t.owner is not None and not t.gone:
+                    if affected(t, other["name"]):
                         st.extra["obsolete"].append(t.id)  # type: ignore[attr-defined]
         for event in spec.get("events_on_first_purchase", []) or []:
             if event == "minors_closed" and "delay_minor_close" in self.options:  # type: ignore[attr-defined]
