@@ -414,6 +414,9 @@ class MexOperatingRules:
                 cert.owner = owner
                 st.extra["reserved"].remove(cert_id)  # type: ignore[attr-defined]
                 shares.update_presidency(major, players, shares.president(major))
+                # as the site's exchange purchase: 50% sold floats the company (10 x par) now;
+                # it operates from the next operating round
+                self.float_check(game, major)  # type: ignore[attr-defined]
             major.cash += minor.cash
             minor.cash = 0
             for key, slots in st.city_tokens.items():
