@@ -101,13 +101,18 @@ class StepRules(OperatingHost):
         raise EngineError(f"It is {corp.id}'s operating turn; players act only to raise cash for a forced train purchase.",
                           rule="turn.player")
 
+    def may_sell_for_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """Whether the president may sell shares now, in the train step (default: only in a
+        forced purchase)."""
+        return self.must_buy_train(game, rnd, corp)
+
     def emergency_certs(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str,
                         action: Any) -> tuple[Corporation, list[Any], int]:
         """Who may sell for a forced purchase, and what: (company sold, certificates, percent).
         `shares: ["GMO"]` with a percent lets the engine pick the certificates."""
         if pid != shares.president(corp):
             raise EngineError(f"Only {corp.id}'s president may sell shares to buy its train.", rule="ebuy.who")
-        if not self.must_buy_train(game, rnd, corp):
+        if not self.may_sell_for_train(game, rnd, corp):
             raise EngineError(f"{corp.id} is not forced to buy a train; shares may be sold only in a stock round.",
                               rule="ebuy.not_forced")
         st = game.state

@@ -154,7 +154,7 @@ class TrainRules(OperatingHost):
             err = self.train_sale_error(game, rnd, corp, train)
             if err:
                 raise EngineError(err, rule="train.other")
-            low = self.other_train_bounds(game, rnd, corp, train)[0]
+            low = self.other_train_bounds(game, rnd, corp, train, price)[0]
             if price < low:
                 raise EngineError(
                     f"After its president sold shares for this purchase, {corp.id} must pay at least ${low} "
@@ -176,13 +176,14 @@ class TrainRules(OperatingHost):
         self.after_buy_train(game, rnd, corp, train, seller is None)
 
     def other_train_bounds(self, game: Game, rnd: OperatingRound | None, corp: Corporation,
-                           train: Train) -> tuple[int, int]:
+                           train: Train, price: int | None = None) -> tuple[int, int]:
         """What `corp` may pay for another corporation's train, as the site's spend_minmax: $1 to
         its treasury; when the treasury is below the train's face value, up to that face value
         (with its president's money, when forced to buy); and when its president has sold shares
         for this purchase, at least the money in hand (treasury and president) less the last
         share price sold at, plus $1 - so he cannot have sold more than needed. (The minimum
-        is recorded by the shared emergency sale only.)"""
+        is recorded by the shared emergency sale only. `price`: the offer being checked, for a
+        title whose bounds depend on it.)"""
         face = self.variants(train).get(train.face, train.price)
         if corp.cash >= face:
             return 1, max(1, corp.cash)

@@ -221,14 +221,12 @@ class Title18MS(Title):
                         price: int, from_depot: bool) -> None:
         st = game.state
         pres = st.player(shares.president(corp) or "")
-        if (self.active_trains(game, corp) and "+" not in train.name
-                and corp.cash >= price // 2 and price > corp.cash):
+        if self._assisted(game, corp, train, price):
             assist = price - corp.cash
-            if pres.cash >= assist + 50:
-                pres.cash -= assist + 50
-                st.bank.cash += 50
-                corp.cash += assist
-                return
+            pres.cash -= assist + 50
+            st.bank.cash += 50
+            corp.cash += assist
+            return
         if not self.must_buy_train(game, rnd, corp):
             raise EngineError(
                 f"{corp.id} cannot afford ${price} (treasury ${corp.cash}); a president may add money "
@@ -292,6 +290,33 @@ class Title18MS(Title):
             st.extra["no_bonus"] = []
         if "D" in train.face and st.phase != "D":
             st.phase = "D"
+
+    def may_sell_for_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """As on the site (BuyTrain offers the president sell_shares whenever EBUY_CAN_SELL_SHARES,
+        and 18MS may sell more than needed): in the company's train step its president may sell,
+        also when it is not forced to buy (e.g. to fund a presidential contribution)."""
+        return True
+
+    def other_train_bounds(self, game: Game, rnd: OperatingRound | None, corp: Corporation,
+                           train: Train, price: int | None = None) -> tuple[int, int]:
+        """The site pays a presidential contribution ($50 fee) before it checks the price range,
+        so the money in hand behind the minimum is $50 less then (and no minimum applies when
+        the contribution brings the treasury to the train's face value)."""
+        low, high = super().other_train_bounds(game, rnd, corp, train, price)
+        if price is not None and low > 1 and self._assisted(game, corp, train, price):
+            face = self.variants(train).get(train.face, train.price)
+            # after the contribution the treasury holds the price: at face value or more the
+            # site checks only $1 to the treasury
+            low = 1 if price >= face else max(1, low - 50)
+        return low, high
+
+    def _assisted(self, game: Game, corp: Corporation, train: Train, price: int) -> bool:
+        """The site's president_assisted_buy: a permanent train, the company owns a train and
+        holds at least half the price, and the president can pay the rest plus the $50 fee."""
+        pres = shares.president(corp)
+        return (bool(self.active_trains(game, corp)) and "+" not in train.name and corp.cash >= price // 2
+                and price > corp.cash and pres is not None
+                and game.state.player(pres).cash >= price - corp.cash + 50)
 
     def after_emergency_sale(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         """Shares sold for a forced purchase re-sort the corporations yet to operate."""
