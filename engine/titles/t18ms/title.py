@@ -98,6 +98,13 @@ class Title18MS(Title):
             return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
         return [{"lay": True, "upgrade": True}]
 
+    def step_kinds(self, game: Game, rnd: OperatingRound, step: str) -> list[str]:
+        """The site's Route step has no action for a company with trains but no route
+        (can_run_route?): the step, and then the dividend (withheld, price left), are skipped."""
+        if step == "route" and not self.has_route(game, rnd.corp()):
+            return []
+        return super().step_kinds(game, rnd, step)
+
     def track_abilities_block(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
         return any(self._tile_ability_left(game, c) for c in game.state.companies.values()
                    if c.owner == corp.id and not c.closed)
@@ -202,11 +209,23 @@ class Title18MS(Title):
                           pass_through_offboards=self.pass_through_offboards)
 
     def after_run(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
+        self._mark_rusting(game, rnd, corp)
+
+    def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
+        super().skip_step(game, rnd, step)
+        if step == "dividend":
+            self._mark_rusting(game, rnd, rnd.corp())
+
+    def _mark_rusting(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
+        """In the second OR of a set the trains removed at its end may no longer be bought once
+        their company has reached its dividend step (the site marks them in routes_revenue,
+        which its Dividend step calls also when skipped: a company that did not run too)."""
         if rnd.round_num == 2 and "allow_buy_rusting" not in self.options:
             name = f"{game.turn}+"
+            marked: list[str] = game.state.extra["unbuyable"]  # type: ignore[assignment]
             for t in self.active_trains(game, corp):
-                if t.name == name:
-                    game.state.extra["unbuyable"].append(t.id)  # type: ignore[attr-defined]
+                if t.name == name and t.id not in marked:
+                    marked.append(t.id)
 
     # ------------------------------------------------------------ trains
     def train_sale_error(self, game: Game, rnd: OperatingRound | None, corp: Corporation, train: Train) -> str | None:
