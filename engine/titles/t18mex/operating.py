@@ -208,6 +208,8 @@ class MexOperatingRules:
         corp = rnd.corp()
         if corp.kind == "minor" and step in ("dividend", "buy_train", "buy_company", "token"):
             return []
+        if step == "route" and not self.has_route(game, corp):  # type: ignore[attr-defined]
+            return []  # as the site: no route available, no run (the dividend withholds $0)
         return super().step_kinds(game, rnd, step)  # type: ignore[misc]
 
     def affordable_company(self, game: Game, rnd: Any, corp: Corporation) -> bool:
