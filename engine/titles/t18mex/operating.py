@@ -70,11 +70,12 @@ class MexOperatingRules:
         return lay
 
     def track_abilities_block(self, game: Game, rnd: Any, corp: Corporation) -> bool:
-        """The track step stays open while the company owns the KCMO (its tile-lay ability lasts
-        until the Copper Canyon tile is laid, even if F5 was built with another tile), or, from
-        the first 3 (`can_buy_companies`), while it could buy the KCMO, as on the site."""
+        """The track step stays open while the company owns the KCMO, or, from the first 3
+        (`can_buy_companies`), while it could buy the KCMO; not once F5 is built (a real log:
+        18MEX_game_end_stock_market, action 96, a token the site accepted from the KCMO's owner
+        after F5 was built with another tile and both lays were used)."""
         kcmo = game.state.companies[KCMO]
-        if kcmo.closed:
+        if kcmo.closed or COPPER_CANYON in game.state.tiles:  # the ability is lost once F5 is built
             return False
         if kcmo.owner == corp.id:
             return True

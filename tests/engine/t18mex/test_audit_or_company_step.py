@@ -4,9 +4,9 @@ base BuyCompany with blocks: true, which waits for a pass only with the phase st
 owns a private with an unused ability timed `owning_corp_or_turn` (the Baja CdB token, usable
 while the company has a charter token left and none in Santa Rosalia). Earlier privates (the KCMO
 with early_buy_of_kcmo, the Baja CdB) are bought any time in phase 2 without blocking. The track
-step stays open (Tracker#can_lay_tile?) while the KCMO's tile-lay ability exists on the company's
-KCMO (even if F5 was built with another tile), or when it could buy the KCMO and the phase has
-`can_buy_companies`."""
+step stays open (Tracker#can_lay_tile?) while the company owns the KCMO, or when it could buy the
+KCMO and the phase has `can_buy_companies`; not once F5 is built (a real log shows the site
+accepting the owner's token after F5 was built with another tile: test_undone_branches)."""
 
 from __future__ import annotations
 
@@ -87,20 +87,23 @@ def test_cdb_without_charter_token_does_not_block() -> None:
     assert g.title.blocking_company_kinds(g, g.round, corp) == []
 
 
-def test_kcmo_owner_track_step_open_after_f5_built_with_another_tile() -> None:
+def test_kcmo_owner_track_step_closes_once_f5_is_built() -> None:
     g, corp = _turn("early_buy_of_kcmo")
     st = g.state
     g.apply({"type": "buy_company", "entity": corp.id, "entity_type": "corporation", "company": "KCMO",
              "price": 1})
+    assert g.title.track_abilities_block(g, g.round, st.corporations[corp.id])
     tile = g.title.data.tiles["9"]
     copy = st.tile_supply["9"][0]
     tiles.place_tile(st, g.title.data, "F5", tile, copy, 0)
-    assert g.title.track_abilities_block(g, g.round, st.corporations[corp.id])
+    assert not g.title.track_abilities_block(g, g.round, st.corporations[corp.id])
 
 
-def test_buyer_track_step_open_after_f5_built_in_phase_3() -> None:
+def test_buyer_track_step_open_in_phase_3_until_f5_is_built() -> None:
     g, corp = _turn("early_buy_of_kcmo")
     st = g.state
     st.phase = "3"
+    assert g.title.track_abilities_block(g, g.round, corp) == (
+        g.title.company_price_range(g, st.companies["KCMO"])[0] <= corp.cash)
     tiles.place_tile(st, g.title.data, "F5", g.title.data.tiles["9"], st.tile_supply["9"][0], 0)
-    assert g.title.track_abilities_block(g, g.round, corp)
+    assert not g.title.track_abilities_block(g, g.round, corp)
