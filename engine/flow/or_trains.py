@@ -207,8 +207,9 @@ class TrainRules(OperatingHost):
         pres = game.state.player(shares.president(corp) or "")
         need = price - corp.cash
         if pres.cash < need:
+            also = " (or declare bankruptcy)" if self.bankruptcy_allowed else ""
             raise EngineError(
-                f"{corp.id} needs ${need} more and its president has ${pres.cash}: sell shares first.",
+                f"{corp.id} needs ${need} more and its president has ${pres.cash}: sell shares first{also}.",
                 rule="train.emergency_cash")
         pres.cash -= need
         corp.cash += need

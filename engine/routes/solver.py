@@ -337,18 +337,33 @@ def _combine(
     budget: WorkBudget,
 ) -> tuple[int, list[tuple[str, Candidate]]]:
     """Branch and bound: the best set of at most one route per train, no shared track."""
+    same_as_next = [
+        i + 1 < len(order) and group_key(trains[order[i]]) == group_key(trains[order[i + 1]])
+        for i in range(len(order))
+    ]
+    return combine(order, lists, same_as_next, incumbent, budget)
+
+
+def combine(
+    order: list[str],
+    lists: list[list[Candidate]],
+    same_as_next: list[bool],
+    incumbent: int,
+    budget: WorkBudget,
+    *,
+    fixed: tuple[tuple[str, Candidate], ...] = (),
+) -> tuple[int, list[tuple[str, Candidate]]]:
+    """Branch and bound over the trains of `order`: at most one route of its list per train, no
+    track shared (with the `fixed` routes either). Only sets worth more than `incumbent` count;
+    returns (their best revenue, the routes incl. the fixed ones) or (incumbent, []).
+    same_as_next[i]: train i and i+1 are interchangeable (their routes are taken in order)."""
     n = len(order)
-    best_first = [lst[0].revenue if lst else 0 for lst in lists]
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + best_first[i]
-    same_as_next = [
-        i + 1 < n and group_key(trains[order[i]]) == group_key(trains[order[i + 1]])
-        for i in range(n)
-    ]
+        suffix[i] = suffix[i + 1] + (lists[i][0].revenue if lists[i] else 0)
     best = incumbent
     best_pick: list[tuple[str, Candidate]] = []
-    acc: list[tuple[str, Candidate]] = []
+    acc: list[tuple[str, Candidate]] = list(fixed)
 
     def search(i: int, used: int, total: int, start: int) -> None:
         nonlocal best, best_pick
@@ -372,5 +387,8 @@ def _combine(
         # this train runs nothing (an identical next train then runs nothing either)
         search(i + 1, used, total, len(lists[i + 1]) if same_as_next[i] else 0)
 
-    search(0, 0, 0, 0)
+    used = 0
+    for _tid, cand in fixed:
+        used |= cand.mask
+    search(0, used, sum(c.revenue for _t, c in fixed), 0)
     return best, best_pick

@@ -42,6 +42,7 @@ from engine.routes.solver import (
     Solution,
     WorkBudget,
     as_route,
+    combine,
     group_key,
 )
 from engine.routes.types import Board, RouteRules, TrainSpec
@@ -251,43 +252,17 @@ def _combine(
     incumbent: int,
     budget: WorkBudget,
 ) -> tuple[int, list[tuple[str, Candidate]]]:
-    """Branch and bound: the connecting train runs one of `conn`, every other train at most
-    one route of its list; no track shared. Only runs worth more than `incumbent` count."""
-    n = len(others)
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + (lists[i][0].revenue if lists[i] else 0)
-    best = incumbent
-    best_pick: list[tuple[str, Candidate]] = []
-    acc: list[tuple[str, Candidate]] = []
-
-    def search(i: int, used: int, total: int, start: int) -> None:
-        nonlocal best, best_pick
-        budget.spend()
-        if total > best:
-            best, best_pick = total, list(acc)
-        if i == n or total + suffix[i] <= best:
-            return
-        rest = suffix[i + 1]
-        lst = lists[i]
-        for idx in range(start, len(lst)):
-            cand = lst[idx]
-            if total + cand.revenue + rest <= best:
-                break
-            if cand.mask & used:
-                continue
-            acc.append((others[i], cand))
-            search(i + 1, used | cand.mask, total + cand.revenue, idx + 1 if same_as_next[i] else 0)
-            acc.pop()
-        # this train runs nothing (an identical next train then runs nothing either)
-        search(i + 1, used, total, len(lists[i + 1]) if same_as_next[i] else 0)
-
+    """Branch and bound: the connecting train runs one of `conn` (best first), every other
+    train at most one route of its list; no track shared. Only runs worth more than
+    `incumbent` count."""
+    free_bound = sum(lst[0].revenue for lst in lists if lst)
+    best, best_pick = incumbent, []
     for c in conn:
-        if c.revenue + suffix[0] <= best:
+        if c.revenue + free_bound <= best:
             break
-        acc.append((conn_tid, c))
-        search(0, c.mask, c.revenue, 0)
-        acc.pop()
+        total, pick = combine(others, lists, same_as_next, best, budget, fixed=((conn_tid, c),))
+        if total > best:
+            best, best_pick = total, pick
     return best, best_pick
 
 

@@ -7,7 +7,6 @@ import copy
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from engine.core import shares
 from engine.errors import EngineError
 from engine.state import Corporation, Train
 from engine.titles.t1870.ids import D_COPIES, D_DISCOUNT, D_DISTANCE
@@ -98,19 +97,6 @@ class TrainRules1870(Title):
             rnd.turn.bought_trains += 1
             return
         super().buy_train(game, rnd, corp, action, discount)
-
-    def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
-                        price: int, from_depot: bool) -> None:
-        if not self.must_buy_train(game, rnd, corp):
-            raise EngineError(f"{corp.id} cannot afford ${price} (treasury ${corp.cash}).", rule="train.cash")
-        pres = game.state.player(shares.president(corp) or "")
-        need = price - corp.cash
-        if pres.cash < need:
-            raise EngineError(
-                f"{corp.id} needs ${need} more and its president has ${pres.cash}: sell shares first "
-                "(or declare bankruptcy).", rule="train.emergency_cash")
-        pres.cash -= need
-        corp.cash += need
 
     def after_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, from_depot: bool) -> None:
         st = game.state
