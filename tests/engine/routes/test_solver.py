@@ -5,12 +5,11 @@ from __future__ import annotations
 import random
 
 from engine.core.data import load_title_data
-from engine.routes.graph import Link
 from engine.routes.revenue import check_line, route_context, score_routes, train_spec
 from engine.routes.solver import best_routes
 from engine.routes.types import Board, RouteRules, TrainSpec
 
-from ._boards import IC_LINE, MS_PASS, ms_board, ms_rules
+from ._boards import IC_LINE, MS_PASS, all_lines, ms_board, ms_rules
 
 MS = load_title_data("18MS")
 
@@ -19,22 +18,7 @@ def brute_force(board: Board, corp: str, trains: dict[str, TrainSpec], rules: Ro
     """Every line of links from every node, checked by check_line; all train assignments."""
     ctx = route_context(board, corp, rules)
     g = ctx.graph
-    lines: list[list[Link]] = []
-
-    def grow(acc: list[Link], nodes: set[int], mask: int) -> None:
-        lines.append(list(acc))
-        if len(acc) >= 9:
-            return
-        for lk in g.links_from[acc[-1].b]:
-            if lk.b in nodes or lk.mask & mask:
-                continue
-            acc.append(lk)
-            grow(acc, nodes | {lk.b}, mask | lk.mask)
-            acc.pop()
-
-    for links in g.links_from:
-        for lk in links:
-            grow([lk], {lk.a, lk.b}, lk.mask)
+    lines = all_lines(g, 9)
     options: list[list[tuple[int, int]]] = []
     for spec in trains.values():
         opts = []

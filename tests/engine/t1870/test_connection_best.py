@@ -16,7 +16,7 @@ import pytest
 from engine.actions import parse_action
 from engine.core.data import load_title_data
 from engine.game import Game
-from engine.routes.graph import Link, reachable
+from engine.routes.graph import reachable
 from engine.routes.revenue import check_line, route_context, score_routes, train_spec
 from engine.routes.solver import best_routes
 from engine.routes.types import Board, NodeRef, RouteRules, TrainSpec
@@ -25,6 +25,7 @@ from engine.titles.t1870.connection import (
     best_connection_routes,
     best_connection_solution,
 )
+from tests.engine.routes._boards import all_lines
 from tests.engine.t1870._util import ALLOWED, BANK, BANKRUPT, SMALL, fixture, replay
 
 D = load_title_data("1870")
@@ -195,22 +196,7 @@ def _brute_force(board: Board, corp: str, trains: dict[str, TrainSpec], rules: R
     """Every line of links (check_line judges it), every assignment with a connecting route."""
     ctx = route_context(board, corp, rules)
     g = ctx.graph
-    lines: list[list[Link]] = []
-
-    def grow(acc: list[Link], nodes: set[int], mask: int) -> None:
-        lines.append(list(acc))
-        if len(acc) >= 7:
-            return
-        for lk in g.links_from[acc[-1].b]:
-            if lk.b in nodes or lk.mask & mask:
-                continue
-            acc.append(lk)
-            grow(acc, nodes | {lk.b}, mask | lk.mask)
-            acc.pop()
-
-    for links in g.links_from:
-        for lk in links:
-            grow([lk], {lk.a, lk.b}, lk.mask)
+    lines = all_lines(g, 7)
     options: list[list[tuple[int, int, bool]]] = []
     for spec in trains.values():
         opts = []
