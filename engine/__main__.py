@@ -1,4 +1,12 @@
-"""Command line: `python -m engine replay PATH [--json]`, `python -m engine routes PATH --json`."""
+"""Command line.
+
+    python -m engine replay PATH [--json]        replay an export, print the scores
+    python -m engine replay PATH --states        apply one action at a time (the live path), one
+                                                 JSON line of state after each (lockstep contract)
+    python -m engine routes PATH --json          best routes at each run of an export
+    python -m engine random TITLE --seed N --players K [--option O]... [--max-actions M] --out FILE
+                                                 a game of random legal moves, as an export
+"""
 
 from __future__ import annotations
 
@@ -17,10 +25,35 @@ def main(argv: list[str] | None = None) -> int:
     rp = sub.add_parser("replay", help="replay an 18xx.games export and print the result")
     rp.add_argument("path")
     rp.add_argument("--json", action="store_true", help="end with one JSON line")
+    rp.add_argument("--states", action="store_true",
+                    help="apply each action as in live play and print one JSON state line after it")
     ro = sub.add_parser("routes", help="best routes at each run_routes of an export")
     ro.add_argument("path")
     ro.add_argument("--json", action="store_true")
+    rn = sub.add_parser("random", help="play a game of random legal moves and export it")
+    rn.add_argument("title")
+    rn.add_argument("--seed", type=int, required=True)
+    rn.add_argument("--players", type=int, required=True)
+    rn.add_argument("--option", action="append", default=[])
+    rn.add_argument("--max-actions", type=int, default=20000)
+    rn.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+
+    if args.cmd == "random":
+        from engine.io.export18xx import export_game
+        from engine.randomplay import random_game
+
+        try:
+            game = random_game(args.title, seed=args.seed, players=args.players,
+                               options=args.option, max_actions=args.max_actions)
+        except EngineError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        out = export_game(game, game_id=f"random-{args.title}-{args.seed}")
+        Path(args.out).write_text(json.dumps(out), encoding="utf-8")
+        print(f"{args.title} seed {args.seed}: {len(game.log)} actions, finished={game.finished}"
+              f" ({game.state.end_reason}), phase {game.state.phase}")
+        return 0
 
     from engine.io.export18xx import end_state, import_game
 
@@ -29,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         from engine.io.routes_cli import run_routes_cli
 
         return run_routes_cli(data, as_json=args.json)
+    if args.states:
+        from engine.io.states_cli import print_states
+
+        return print_states(data)
     t0 = time.perf_counter()
     try:
         game = import_game(data)

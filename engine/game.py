@@ -13,6 +13,11 @@ from engine.state import State
 
 def effective_actions(log: Sequence[Any]) -> list[Any]:
     """Resolve undo/redo: the actions in effect, in order (undo/redo themselves excluded)."""
+    return _resolve(log)[0]
+
+
+def _resolve(log: Sequence[Any]) -> tuple[list[Any], int]:
+    """(the actions in effect, how many undos a redo could still take back)."""
     kept: list[Any] = [None] * len(log)
     undo_stack: list[list[tuple[Any, int]]] = []
     index_of = {a.id: i for i, a in enumerate(log) if a.id is not None}
@@ -35,7 +40,7 @@ def effective_actions(log: Sequence[Any]) -> list[Any]:
             if a.type != "message":
                 undo_stack.clear()
             kept[i] = a
-    return [a for a in kept if a is not None]
+    return [a for a in kept if a is not None], len(undo_stack)
 
 
 class Game:
@@ -203,28 +208,9 @@ class Game:
         return act
 
     def can_redo(self) -> bool:
-        depth = 0
-        for a in reversed(self.log):
-            if a.type == "undo":
-                depth += 1
-                break
-            if a.type == "redo":
-                depth -= 1
-                continue
-            if a.type != "message":
-                return False
-        return depth > 0 and self._open_undos() > 0
-
-    def _open_undos(self) -> int:
-        n = 0
-        for a in self.log:
-            if a.type == "undo":
-                n += 1
-            elif a.type == "redo":
-                n = max(0, n - 1)
-            elif a.type != "message":
-                n = 0
-        return n
+        """An undo is open: no move has been made since, and it has not been redone (several
+        undos in a row are redone one by one, latest first)."""
+        return _resolve(self.log)[1] > 0
 
     # ------------------------------------------------------------------ queries
     def current_entity(self) -> tuple[str, str]:

@@ -32,15 +32,21 @@ def _normalise(action: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     return a
 
 
-def import_game(data: dict[str, Any], *, upto: int | None = None,
-                before: Callable[[Game, Any], None] | None = None) -> Game:
-    """Build a Game from an export. `upto`: keep only actions with id <= upto."""
+def start_from_export(data: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
+    """A new Game with the export's title, players and options, and the export's actions
+    (normalised to our ids), not yet applied."""
     players = [(_player_key(p), str(p.get("name", _player_key(p)))) for p in data["players"]]
     names = {str(p.get("name")): _player_key(p) for p in data["players"] if p.get("id") is None}
     options = (data.get("settings") or {}).get("optional_rules") or []
     game = Game(data["title"], players, options)
     game.raw_player_ids = {_player_key(p): p.get("id", p.get("name")) for p in data["players"]}
-    actions = [_normalise(a, names) for a in data.get("actions", [])]
+    return game, [_normalise(a, names) for a in data.get("actions", [])]
+
+
+def import_game(data: dict[str, Any], *, upto: int | None = None,
+                before: Callable[[Game, Any], None] | None = None) -> Game:
+    """Build a Game from an export. `upto`: keep only actions with id <= upto."""
+    game, actions = start_from_export(data)
     if upto is not None:
         actions = [a for a in actions if a.get("id", 0) <= upto]
     game.load_log(actions, before=before)
@@ -72,6 +78,33 @@ def _export_action(a: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any]:
     if a.get("auto_actions"):
         a["auto_actions"] = [_export_action(x, raw) for x in a["auto_actions"]]
     return a
+
+
+def acting_id(game: Game) -> Any:
+    """The entity to act next as the export names it (player id, or corporation / minor /
+    company name); None once the game is over."""
+    if game.finished:
+        return None
+    eid, etype = game.current_entity()
+    if etype == "player":
+        return game.raw_player_ids.get(eid, eid)
+    return eid
+
+
+def cert_holders(game: Game) -> dict[str, Any]:
+    """Certificate id -> holder: player id as exported, `ipo` (unsold or in the treasury),
+    `market`, or the holding corporation."""
+    raw = game.raw_player_ids
+    out: dict[str, Any] = {}
+    for c in game.state.corporations.values():
+        if c.closed:
+            continue
+        for cert in c.certs:
+            owner = cert.owner
+            if owner == c.id:
+                owner = "ipo"
+            out[cert.id] = raw.get(owner, owner)
+    return out
 
 
 def end_state(game: Game) -> dict[str, Any]:

@@ -1,0 +1,40 @@
+"""Our engine beside the site's (../shared/referee), action by action, on a handful of games
+our engine plays by random legal moves: every one must agree to its end. Skips without Ruby and
+the referee. The long sweep (hundreds of games) is `tools/lockstep_sweep.py`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REFEREE = ROOT.parent / "shared" / "referee"
+pytestmark = pytest.mark.skipif(
+    shutil.which("ruby") is None or not (REFEREE / "referee.rb").is_file(),
+    reason="needs ruby and ../shared/referee")
+
+GAMES = [("18MS", 11, 3, []), ("1870", 11, 4, []), ("18MEX", 11, 3, [])]
+
+
+def _lockstep(path: Path) -> dict[str, object]:
+    res = subprocess.run([sys.executable, str(REFEREE / "lockstep.py"), str(path), "--json",
+                          "--timeout", "600"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    return dict(json.loads(res.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("title,seed,players,options", GAMES)
+def test_random_game_agrees_with_the_site(tmp_path: Path, title: str, seed: int, players: int,
+                                          options: list[str]) -> None:
+    out = tmp_path / f"{title}.json"
+    cmd = [sys.executable, "-m", "engine", "random", title, "--seed", str(seed), "--players",
+           str(players), "--max-actions", "400", "--out", str(out)]
+    for o in options:
+        cmd += ["--option", o]
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
+    rep = _lockstep(out)
+    assert rep["verdict"] in ("agree", "both-reject"), rep["detail"]

@@ -1,0 +1,128 @@
+"""Play random games with our engine and compare each with the site, action by action.
+
+    python tools/lockstep_sweep.py TITLE [TITLE...] --seeds 1-100 [--players 3,4,5] [--option O]...
+        [--options-cycle] [--jobs 2] [--out DIR] [--strict] [--json]
+
+For each title and seed: `python -m engine random TITLE --seed S --players K` (the player count
+and options cycle with the seed when several are given), then `../shared/referee/lockstep.py`
+on the export. Prints one line per game and a table per title (games, moves, agree). Needs Ruby
+and ../shared/referee (a development tool: nothing of the project's tests depends on it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+REFEREE = ROOT.parent / "shared" / "referee"
+AGREE = ("agree", "both-reject")
+PLAYERS = {"18MS": (2, 3, 4), "1870": (3, 4, 5, 6), "18MEX": (3, 4, 5)}
+OPTIONS: dict[str, list[list[str]]] = {
+    "18MS": [[], ["or_11"], ["allow_buy_rusting"], ["or_11", "allow_buy_rusting"]],
+    "1870": [[], ["diesels"], ["original_rules"], ["station_wars"], ["finish_on_400"],
+             ["original_tiles"], ["max_reissue_200"], ["can_protect_if_sold"], ["original_market"],
+             ["diesels", "finish_on_400"]],
+    "18MEX": [[], ["triple_yellow_first_or"], ["delay_minor_close"], ["early_buy_of_kcmo"],
+              ["baja_variant"], ["hard_rust_t4"], ["delay_minor_close", "early_buy_of_kcmo"]],
+}
+
+
+def parse_seeds(spec: str) -> list[int]:
+    out: list[int] = []
+    for part in spec.split(","):
+        if "-" in part:
+            a, b = part.split("-")
+            out.extend(range(int(a), int(b) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def known_options(title: str) -> set[str]:
+    sys.path.insert(0, str(ROOT))
+    from engine.core.data import load_title_data
+
+    return {o["id"] for o in load_title_data(title).meta.get("optional_rules", [])}
+
+
+def one(title: str, seed: int, players: int, options: list[str], out: Path, strict: bool,
+        max_actions: int) -> dict[str, Any]:
+    path = out / f"{title}-s{seed}-p{players}{''.join('-' + o for o in options)}.json"
+    cmd = [sys.executable, "-m", "engine", "random", title, "--seed", str(seed), "--players",
+           str(players), "--max-actions", str(max_actions), "--out", str(path)]
+    for o in options:
+        cmd += ["--option", o]
+    gen = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    base = {"title": title, "seed": seed, "players": players, "options": options, "file": str(path)}
+    if gen.returncode != 0:
+        return {**base, "verdict": "generate-failed", "detail": (gen.stderr or gen.stdout)[-600:],
+                "moves": 0}
+    moves = len(json.loads(path.read_text())["actions"])
+    ls = [sys.executable, str(REFEREE / "lockstep.py"), str(path), "--json", "--timeout", "1800"]
+    if strict:
+        ls.append("--strict")
+    res = subprocess.run(ls, cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    try:
+        rep = json.loads(res.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return {**base, "verdict": "error", "detail": res.stderr[-600:], "moves": moves}
+    return {**base, "verdict": rep.get("verdict"), "at": rep.get("at"),
+            "detail": str(rep.get("detail"))[:700], "moves": moves,
+            "finished": gen.stdout.strip()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("titles", nargs="+")
+    ap.add_argument("--seeds", default="1-10")
+    ap.add_argument("--players", default="")
+    ap.add_argument("--option", action="append", default=None,
+                    help="fixed options (default: cycle through the title's option sets)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default="/tmp/lockstep-sweep")
+    ap.add_argument("--strict", action="store_true")
+    ap.add_argument("--max-actions", type=int, default=20000)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = []
+    for title in args.titles:
+        counts = [int(x) for x in args.players.split(",")] if args.players else list(PLAYERS[title])
+        known = known_options(title)
+        sets = [args.option] if args.option is not None else [
+            [o for o in s if o in known] for s in OPTIONS[title]]
+        for i, seed in enumerate(parse_seeds(args.seeds)):
+            jobs.append((title, seed, counts[i % len(counts)], sets[(i // len(counts)) % len(sets)]))
+    results: list[dict[str, Any]] = []
+    with ThreadPoolExecutor(args.jobs) as pool:
+        futs = [pool.submit(one, t, s, p, o, out, args.strict, args.max_actions) for t, s, p, o in jobs]
+        for f in futs:
+            r = f.result()
+            results.append(r)
+            if args.json:
+                print(json.dumps(r), flush=True)
+            else:
+                print(f"{r['title']} seed {r['seed']} p{r['players']} {r['options']}: {r['moves']} moves: "
+                      f"{r['verdict']} {r.get('at') or ''} {r['detail'][:300]}", flush=True)
+    table: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in results:
+        t = table[r["title"]]
+        t["games"] += 1
+        t["moves"] += r["moves"]
+        t["agree"] += r["verdict"] in AGREE
+    print("\n| title | games | moves | agree |\n|---|---|---|---|")
+    for title, t in table.items():
+        print(f"| {title} | {t['games']} | {t['moves']} | {t['agree']} |")
+    return 0 if all(r["verdict"] in AGREE for r in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
