@@ -75,10 +75,8 @@ def _ranked(rng: random.Random, game: Game, lg: Legal,
     keyed = []
     for i, a in enumerate(cands):
         w = weight(game, a, lg)
-        if w > 0:
-            key = -1.0 - rng.random() * w
-        else:
-            key = -0.5 if a["type"] == "bankrupt" else 0.0
+        # positive weights first (weighted random order), then bankruptcy, then the rest
+        key = -1.0 - rng.random() * w if w > 0 else (-0.5 if a["type"] == "bankrupt" else 0.0)
         keyed.append((key, i, a))
     keyed.sort(key=lambda k: (k[0], k[1]))
     return [a for _, _, a in keyed]
