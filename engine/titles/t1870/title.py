@@ -220,8 +220,9 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             corp.cash += price  # incremental after a reissue
         else:
             st.bank.cash += price
-        cert.owner = pid
-        shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
+        shares.move(corp, cert, pid)
+        shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp),
+                                 self.presidency_swap_pick)
         self.float_check(game, corp)
 
     def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
