@@ -274,7 +274,8 @@ class Title(OperatingRules):
     def after_sell(self, game: Game, corp: Corporation, pct: int) -> None:
         pass
 
-    def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
+    def move_on_sale(self, game: Game, corp: Corporation, pct: int, bundle: tuple[str, ...] = ()) -> None:
+        """The price after a sale of `pct` percent (`bundle`: the certificates sold, in order)."""
         from engine.core import market as mk
 
         if corp.cell is not None:

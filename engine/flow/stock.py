@@ -395,7 +395,7 @@ def sell_certs(game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: 
     amount = t.sale_proceeds(corp, price, pct)
     st.player(pid).cash += amount
     st.bank.cash -= amount
-    t.move_on_sale(game, corp, pct)
+    t.move_on_sale(game, corp, pct, tuple(c.id for c in bundle))
 
 
 def par_place(game: Game, corp: Corporation, cell: tuple[int, int]) -> None:

@@ -233,3 +233,24 @@ def test_18mex_pick_for_sale_sells_a_5_percent_ndm_alone() -> None:
     assert [c.id for c in shares.pick_for_sale(ndm, "P1", 20)] == ["NdM_2", "NdM_1"]
     assert [c.id for c in shares.pick_for_sale(ndm, "P1", 5)] == [five]
 
+
+
+# ---------------------------------------------------------------- 1870 price protection
+def test_1870_protection_buys_back_the_bundle_sold_in_its_order() -> None:
+    """40469 #611: 5695 protects 3268's sale of SLSF_2, SLSF_3; they join the end of his list."""
+    before, now = after("1870/40469_price_protect_allowed.json", 611, "SLSF")
+    assert now["5695"] == before["5695"] + ["SLSF_2", "SLSF_3"]
+
+
+def test_1870_protection_takes_the_recorded_bundle_whatever_is_named() -> None:
+    """As on the site, the protection moves the certificates of the queued sale (in their
+    order), not those the action names nor the first of the market's list."""
+    from engine.titles.t1870 import protection
+
+    g, corp, _ = game_with("1870", "MKT")
+    give(corp, "P1", "MKT_0")
+    give(corp, MARKET, "MKT_2", "MKT_7", "MKT_5")
+    sale = {"corp": "MKT", "pct": 20, "president": "P1", "seller": "P2", "certs": ["MKT_5", "MKT_7"]}
+    protection.protect(g, sale, "P1", ["MKT_2"])
+    assert holders(g, "MKT")["P1"] == ["MKT_0", "MKT_5", "MKT_7"]
+    assert holders(g, "MKT")[MARKET] == ["MKT_2"]

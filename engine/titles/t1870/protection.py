@@ -51,10 +51,11 @@ def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) ->
     st, t = game.state, game.title
     corp = st.corporations[sale["corp"]]
     price = t.share_price(corp)
-    # as on the site, the bundle sold comes back in its order (the certificates named), else
-    # the first of the market's list
+    # as on the site, the bundle sold comes back, in its order, whatever the action names (a
+    # sale recorded without its certificates: those named, then the first of the market's list)
     pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]
-    wanted = [c for sid in share_ids for c in pool if c.id == sid]
+    named = list(sale.get("certs", [])) or [sid for sid in share_ids if sid != corp.id]
+    wanted = [c for sid in named for c in pool if c.id == sid]
     rest = [c for c in pool if c not in wanted]
     need = sale["pct"]
     previous = shares.president(corp)

@@ -523,9 +523,9 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         back) if another player holds enough to take it; an NdM 5% certificate alone. None may
         overfill the pool, nor cost him the presidency of the company buying the train."""
         st = game.state
-        held = [c for c in corp.certs if c.owner == pid]
+        held = shares.certs_of(corp, pid)  # in acquisition order, as the site's bundles
         pres = next((c for c in held if c.president), None)
-        tens = sorted((c for c in held if not c.president and c.percent != 5), key=lambda c: c.id)
+        tens = [c for c in held if not c.president and c.percent != 5]
         bundles: list[tuple[list[Cert], int]] = [(tens[:n], 10 * n) for n in range(1, len(tens) + 1)]
         if pres is not None:
             total = 10 * len(tens) + pres.percent
@@ -557,6 +557,6 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
     def sale_proceeds(self, corp: Corporation, price: int, pct: int) -> int:
         return math.ceil(price * pct / 10)  # a 5% NdM certificate fetches half a share, rounded up
 
-    def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
+    def move_on_sale(self, game: Game, corp: Corporation, pct: int, bundle: tuple[str, ...] = ()) -> None:
         if corp.cell is not None:
             mk.move(game.state, corp, self.market.down(corp.cell, pct // 10))
