@@ -162,14 +162,8 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
     st = game.state
     for corp_id, pcts in lg.sell_shares:
         corp = st.corporations[corp_id]
-        held = [c for c in corp.certs if c.owner == lg.entity]
         for pct in pcts:
-            picked, total = [], 0
-            for c in sorted(held, key=lambda c: (c.president, c.id)):
-                if total >= pct:
-                    break
-                picked.append(c.id)
-                total += c.percent
+            picked = [c.id for c in shares.pick_for_sale(corp, str(lg.entity), pct)]
             acts.append({**e, "type": "sell_shares", "shares": picked, "percent": pct})
     n = 0
     for hex_name, opts in lg.tiles.items():

@@ -414,9 +414,10 @@ class MexOperatingRules:
             owner = minor.extra.get("owner")
             cert = next(c for c in major.certs if c.id == cert_id)
             if isinstance(owner, str):
-                cert.owner = owner
+                shares.move(major, cert, owner)
                 st.extra["reserved"].remove(cert_id)  # type: ignore[attr-defined]
-                shares.update_presidency(major, players, shares.president(major))
+                shares.update_presidency(major, players, shares.president(major),
+                                         self.presidency_swap_pick)  # type: ignore[attr-defined]
                 # as the site's exchange purchase: 50% sold floats the company (10 x par) now;
                 # it operates from the next operating round
                 self.float_check(game, major)  # type: ignore[attr-defined]
