@@ -140,6 +140,19 @@ class ServicePlay(ServiceCore):
                 raise BotError("There is nothing to undo.")
             last = stack[-1]
             author = self._author(live.record, last)
+            if author is None:  # an imported move of a corporation: its controller then
+                author = await asyncio.to_thread(self._controller_then, live, last)
+            pending = None
+            if author is not None and author != who.user_id:
+                pending = await self.store.pending_undo_request(game_id, len(live.records))
+            if pending is not None:  # asked already: no second ping
+                asker = self._user_name(live.record, pending.requester_id)
+                approver = self._user_name(live.record, pending.approver_id)
+                return Reply(
+                    f"An undo of this move is already waiting for {approver}'s answer "
+                    f"(asked by {asker}, request {pending.id}).",
+                    ephemeral=True,
+                )
             if author is None or author == who.user_id:
                 action = {"type": "undo", "entity": engine_id, "entity_type": "player"}
                 reply, draw = await self._apply(live, who, action, interaction_id)
@@ -164,6 +177,24 @@ class ServicePlay(ServiceCore):
                 Button(f"undo:no:{request_id}", "Refuse", "danger"),
             ],
         )
+
+    def _controller_then(self, live: Live, rec: ActionRecord) -> int | None:
+        """The user who controlled the move's entity when it was made (the president of the
+        corporation then): replays the log before the move."""
+        entity = rec.action.get("entity")
+        etype = str(rec.action.get("entity_type") or "")
+        find = getattr(self.engine, "controller_at", None)
+        if entity is None or find is None:
+            return None
+        index = next((i for i, r in enumerate(live.records) if r is rec), None)
+        if index is None:
+            return None
+        record = live.record
+        pid = find([r.action for r in live.records[:index]], record.title,
+                   [(p.engine_id, p.name) for p in record.seated], record.options,
+                   str(entity), etype)
+        player = record.player_by_engine_id(str(pid)) if pid is not None else None
+        return player.user_id if player else None
 
     async def answer_undo(
         self, who: Who, request_id: int, accept: bool, *, interaction_id: str | None
