@@ -196,6 +196,7 @@ OTHER: tuple[Spec, ...] = (
     ),
     Spec("games", "List the games of this server"),
     Spec("abandon", "Abandon the game (creator or admins)"),
+    Spec("end", "End the game now, scored as it stands (creator or admins)"),
     Spec("export", "Export the game as an 18xx.games JSON file"),
     Spec("status", "Show the game's status"),
     Spec("map", "Show the map"),
@@ -282,6 +283,8 @@ class Commands:
                 return await s.start(ctx.who, game.id, self._seating(ctx, args.get("seating")))
             case "abandon":
                 return await s.abandon(ctx.who, game.id)
+            case "end":
+                return await s.end_game(ctx.who, game.id, interaction_id=ctx.interaction_id)
             case "export":
                 return await s.export(game.id)
             case "status" | "map" | "market":

@@ -31,9 +31,9 @@ class ConfigError(Exception):
 
 def load_config(path: str | Path | None = None) -> Config:
     """Read the TOML file; missing keys take their defaults. The default file (config.toml,
-    or RAIL_CONFIG) may be absent; a file named on the command line must exist. A file that
+    or RAIL_CONFIG) may be absent; a file named by `path` (--config) must exist. A file that
     is not valid TOML, or a key of the wrong kind, raises ConfigError."""
-    named = path is not None or bool(os.environ.get("RAIL_CONFIG"))
+    named = path is not None
     path = Path(path or os.environ.get("RAIL_CONFIG", "config.toml"))
     raw: dict[str, Any] = {}
     if path.exists():

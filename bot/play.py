@@ -66,13 +66,15 @@ class ServicePlay(ServiceCore):
         interaction_id: str | None,
         *,
         user_id: int | None = None,
+        agreed: bool = False,
     ) -> tuple[Reply, Draw]:
         """Engine first, then the store, then the reply. Caller holds the game's lock and
-        draws the images (`_draw`) after releasing it."""
+        draws the images (`_draw`) after releasing it. `agreed`: an end of the game decided
+        by the game's creator (or an admin), not a move."""
         game = live.game
         before = game.view()
         try:
-            stored = game.apply(action)
+            stored = game.apply(action, agreed=True) if agreed else game.apply(action)
         except Exception as err:
             if self.engine.is_rejection(err):
                 raise BotError(str(err)) from err
@@ -128,6 +130,26 @@ class ServicePlay(ServiceCore):
         if any(getattr(before, k, None) != getattr(after, k, None) for k in turn):
             kinds.append("card")
         return tuple(kinds)
+
+    async def end_game(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
+        """End the game now, scored as it stands: the creator's (or an admin's) decision for
+        the players, never a move of the game."""
+        async with self._locks[game_id]:
+            if interaction_id and await self.store.interaction_seen(interaction_id):
+                return Reply("This command was already handled.", ephemeral=True)
+            record = await self.game_record(game_id)
+            if who.user_id != record.creator_id and not who.is_admin:
+                raise BotError("Only the game's creator or a server admin can end it early.")
+            if record.status != "active":
+                raise BotError(f"Game #{game_id} is {record.status}: there is nothing to end.")
+            live = await self._live(game_id)
+            me = record.player_by_user(who.user_id)
+            entity = me.engine_id if me else record.seated[0].engine_id
+            action = {"type": "end_game", "entity": entity, "entity_type": "player"}
+            reply, draw = await self._apply(live, who, action, interaction_id, agreed=True)
+        await self._draw(reply, draw)
+        reply.text = f"**{who.name}** ends the game.\n" + reply.text.split("\n", 1)[-1]
+        return reply
 
     async def undo(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
         """Undo the latest move: freely if it was yours, else with its author's consent."""

@@ -61,14 +61,14 @@ async def fuzz_commands(tmp: Path, count: int, seed: int = 1) -> CommandTally:
             if i % 2 == 0:
                 line = _line(rng)
                 who, _, rest = line.partition(": ")
-                if rest.startswith(("import", "abandon", "leave", "create")):
+                if rest.startswith(("import", "abandon", "leave", "create", "end")):
                     line = who + ": legal"
                 tally.lines += 1
                 out = await s.handle(line)
                 shown = line
             else:
                 name = rng.choice(sorted(SPECS))
-                if name in ("abandon", "create", "leave"):
+                if name in ("abandon", "create", "leave", "end"):
                     name = "legal"
                 spec = SPECS[name]
                 args = {p.name: _value(rng) for p in spec.params if rng.random() < 0.8}

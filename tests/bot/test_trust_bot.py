@@ -200,3 +200,28 @@ def test_bad_toml_is_a_clear_error(tmp_path: Path, capsys: Any) -> None:
 def test_local_images_are_ignored_by_git() -> None:
     lines = (REPO / ".gitignore").read_text().split()
     assert "local-images/" in lines or "/local-images/" in lines
+
+
+async def test_only_the_creator_ends_a_game_early(tmp_path: Path) -> None:
+    store, s = await _session(tmp_path)
+    try:
+        await _started(s)
+        from bot.commands import Ctx
+        from bot.local import local_user_id
+        from bot.service import Who
+
+        bob = Ctx(Who(local_user_id("bob"), "bob"), None, s.channel_id)  # not an admin
+        reply = await s.commands.run("end", bob)
+        assert "Only the game's creator" in reply.text
+        out = await s.handle("alice: end")
+        assert "alice ends the game" in out and "Game over" in out, out
+        record = await store.game(1)
+        assert record is not None and record.status == "finished"
+    finally:
+        await store.close()
+    store, s = await _session(tmp_path)  # the stored end replays
+    try:
+        live = await s.service._live(1)
+        assert live.game.finished
+    finally:
+        await store.close()
