@@ -193,6 +193,10 @@ class Game:
             raise EngineError("A game ends early only when its players agree (in a bot game: "
                               "all players, or the game's creator); it is not a move.",
                               rule="game.end_game")
+        if act.type in ("buy_shares", "sell_shares"):
+            from engine.validate import check_claims
+
+            check_claims(self, act)
 
     def _process(self, act: Any) -> None:
         if act.type.startswith("program_") or act.type == "destination_connection":

@@ -117,3 +117,35 @@ def _city(game: Game, city: Any) -> None:
     data = game.title.data
     if head not in data.hexes and head not in data.tiles:
         raise _fail(f"There is no city {city} on the {game.title_name} map.", "action.unknown_city")
+
+
+def check_claims(game: Game, act: Any) -> None:
+    """A live move may carry figures the rules fix (the export format has them): each must be
+    the computed one, else the move is refused with both numbers. Route revenues are checked
+    where the routes are scored (engine/flow/or_revenue.py)."""
+    if act.type not in ("buy_shares", "sell_shares"):
+        return
+    st = game.state
+    certs = {c.id: c for corp in st.corporations.values() for c in corp.certs}
+    named = [certs[s] for s in act.shares if s in certs]
+    if act.percent is not None and named and len(named) == len(act.shares):
+        total = sum(c.percent for c in named)
+        if total != act.percent:
+            raise EngineError(f"{', '.join(c.id for c in named)} {'is' if len(named) == 1 else 'are'} "
+                              f"{total}%, not {act.percent}%.", rule="shares.percent")
+    price = act.share_price
+    if price is None or isinstance(price, bool):
+        return
+    if act.type == "buy_shares" and act.entity_type == "player":
+        offers = {sid: p for sid, p, _src in game.legal().buy_shares}
+        for c in named:
+            if c.id in offers and offers[c.id] != price:
+                raise EngineError(f"{c.id} costs ${offers[c.id]} a share now, not ${price}.",
+                                  rule="shares.price")
+    elif act.type == "sell_shares" and named:
+        corp = st.corporations[named[0].corp]
+        if corp.cell is not None:
+            now = game.title.share_price(corp)
+            if now != price:
+                raise EngineError(f"{corp.id} sells at ${now} a share now, not ${price}.",
+                                  rule="shares.price")

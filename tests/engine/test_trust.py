@@ -235,3 +235,15 @@ def test_import_checks_the_export(data: Any, needle: str) -> None:
     with pytest.raises(EngineError) as info:
         import_game(data)
     assert needle in str(info.value).lower(), str(info.value)
+
+
+def test_a_claimed_share_price_or_percent_is_checked() -> None:
+    from tests.engine._helpers import do, ipo_cert, par
+
+    g = standard_start()
+    par(g, "P1", "GMO", 80)
+    cert = ipo_cert(g, "GMO")
+    for claim, needle in (({"percent": 50}, "10%, not 50%"), ({"share_price": 1}, "$80")):
+        with pytest.raises(EngineError, match=needle.replace("$", r"\$")):
+            do(g, "P2", "buy_shares", shares=[cert], **claim)
+    do(g, "P2", "buy_shares", shares=[cert], percent=10, share_price=80)  # the true figures
