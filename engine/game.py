@@ -201,6 +201,8 @@ class Game:
 
     def _check_live(self, act: Any, agreed: bool) -> None:
         """What a live move may not be: only what the legal answer offers is a move."""
+        if act.entity is None and act.type not in ("undo", "redo", "message"):
+            raise EngineError("A move names who makes it (its entity).", rule="action.entity")
         if act.auto_actions:
             raise EngineError("Automatic follow-up actions come only with an imported log; "
                               "the engine makes them itself.", rule="action.auto_actions")

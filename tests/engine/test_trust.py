@@ -247,3 +247,15 @@ def test_a_claimed_share_price_or_percent_is_checked() -> None:
         with pytest.raises(EngineError, match=needle.replace("$", r"\$")):
             do(g, "P2", "buy_shares", shares=[cert], **claim)
     do(g, "P2", "buy_shares", shares=[cert], percent=10, share_price=80)  # the true figures
+
+
+def test_a_stock_round_move_by_a_non_player_is_refused_in_18mex() -> None:
+    """18MEX's stock round looked the entity up as a player (KeyError) before checking the turn."""
+    from engine.randomplay import random_game
+
+    g = random_game("18MEX", seed=2, players=4, max_actions=60)
+    assert g.round.kind == "stock"
+    for act in ({"entity": "MCAR", "entity_type": "company", "type": "pass"},
+                {"entity": "MC", "entity_type": "corporation", "type": "pass"},
+                {"entity_type": "player", "type": "pass"}):
+        refused(g, act)
