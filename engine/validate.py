@@ -130,9 +130,9 @@ def check_claims(game: Game, act: Any) -> None:
     named = [certs[s] for s in act.shares if s in certs]
     if act.percent is not None and named and len(named) == len(act.shares):
         total = sum(c.percent for c in named)
-        if total != act.percent:
+        if act.percent > total:  # less can be a president's certificate swapped in part
             raise EngineError(f"{', '.join(c.id for c in named)} {'is' if len(named) == 1 else 'are'} "
-                              f"{total}%, not {act.percent}%.", rule="shares.percent")
+                              f"only {total}%, not {act.percent}%.", rule="shares.percent")
     price = act.share_price
     if price is None or isinstance(price, bool):
         return

@@ -243,7 +243,7 @@ def test_a_claimed_share_price_or_percent_is_checked() -> None:
     g = standard_start()
     par(g, "P1", "GMO", 80)
     cert = ipo_cert(g, "GMO")
-    for claim, needle in (({"percent": 50}, "10%, not 50%"), ({"share_price": 1}, "$80")):
+    for claim, needle in (({"percent": 50}, "only 10%, not 50%"), ({"share_price": 1}, "$80")):
         with pytest.raises(EngineError, match=needle.replace("$", r"\$")):
             do(g, "P2", "buy_shares", shares=[cert], **claim)
     do(g, "P2", "buy_shares", shares=[cert], percent=10, share_price=80)  # the true figures
