@@ -150,12 +150,13 @@ class Game:
         the game's players agreed on (the bot checks who may end it)."""
         act = parse_action(action)
         last_id = (self.log[-1].id or len(self.log)) if self.log else 0
-        if act.id is None:
+        logged = self.imported
+        if act.id is None or (not logged and act.id != last_id + 1):
+            # a live move's id is the log's next one, whatever it claims
             act = act.model_copy(update={"id": last_id + 1})
         elif act.id <= last_id:
             raise EngineError(f"Action ids follow the log: {act.id} is not after {last_id}.",
                               rule="action.id")
-        logged = self.imported
         if not logged:
             self._check_live(act, agreed)
         if act.type not in ("undo", "redo", "message"):

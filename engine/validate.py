@@ -42,12 +42,6 @@ def _hex(game: Game, name: Any, what: str = "hex") -> None:
         raise _fail(f"There is no {what} {name} on the {game.title_name} map.", "action.unknown_hex")
 
 
-def _cell(text: Any) -> None:
-    parts = str(text).split(",")
-    if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-        raise _fail(f"{text!r} is not a stock market cell (price,row,column).", "action.cell")
-
-
 def check_ids(game: Game, act: Any) -> None:
     """Refuse a live move naming something that does not exist in this game."""
     st = game.state
@@ -61,8 +55,6 @@ def check_ids(game: Game, act: Any) -> None:
     elif kind in ("par", "merge"):
         if act.corporation not in st.corporations:
             raise _fail(f"There is no corporation {act.corporation} in {game.title_name}.")
-        if kind == "par":
-            _cell(act.share_price)
     elif kind in ("buy_shares", "sell_shares"):
         for sid in act.shares:
             if sid not in certs and sid not in st.corporations:

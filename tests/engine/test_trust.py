@@ -128,10 +128,16 @@ def test_unknown_ids_are_refused_in_the_operating_round() -> None:
     refused(g, {"type": "pass", "entity": "IC", "entity_type": "player"})
 
 
-def test_ids_in_live_play_follow_the_log() -> None:
+def test_ids_follow_the_log() -> None:
     g = standard_start()
     last = g.log[-1].id
-    refused(g, {"type": "pass", "entity": "P1", "entity_type": "player", "id": last})
+    pid = g.current_entity()[0]
+    stored = g.apply({"type": "pass", "entity": pid, "entity_type": "player", "id": 1})
+    assert stored.id == last + 1  # a live move's id is the log's next, whatever it claims
+    data = load_fixture("18MS/14375.json")
+    live, actions = start_from_export(data)
+    live.apply(actions[0])
+    refused(live, {**actions[1], "id": actions[0]["id"]})  # an import's ids must increase
 
 
 # ------------------------------------------------------------------ all or nothing
