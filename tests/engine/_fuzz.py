@@ -121,8 +121,10 @@ def _corrupt_list(rng: random.Random, v: list[Any]) -> list[Any]:
     return list(reversed(v)) + [rng.choice(JUNK)]
 
 
-def snapshot(g: Game) -> tuple[str, str, str]:
-    return repr(g.state), repr(g.export_actions()), repr(g.round.current())
+def snapshot(g: Game) -> tuple[str, int, int, str]:
+    """The state (as text), the log (its length and its last action's identity) and whose
+    turn it is: what a refusal must leave as it was."""
+    return repr(g.state), len(g.log), id(g.log[-1]) if g.log else 0, repr(g.round.current())
 
 
 @dataclass
@@ -149,6 +151,7 @@ def fuzz_position(g: Game, rng: random.Random, count: int, label: str) -> Tally:
     cands = candidate_actions(g, limit_tiles=60) if not g.finished else []
     cur = _copy(g)
     before = snapshot(cur)
+    base_state = before[0]
     for _ in range(count):
         act = mutate(rng, cur, cands)
         shown = _show(act)
@@ -169,8 +172,18 @@ def fuzz_position(g: Game, rng: random.Random, count: int, label: str) -> Tally:
             cur, before = _copy(g), snapshot(g)
             continue
         tally.accepted += 1
-        cur, before = _copy(g), snapshot(g)
+        _take_back(cur, g)
+        before = snapshot(cur)
+        if before[0] != base_state:
+            cur, before = _copy(g), snapshot(g)
     return tally
+
+
+def _take_back(cur: Game, g: Game) -> None:
+    """Remove the accepted move again (as the engine does after a refusal: the log without it,
+    the state restored from its snapshots)."""
+    del cur.log[len(g.log):]
+    cur._rebuild()
 
 
 def _copy(g: Game) -> Game:
