@@ -157,12 +157,19 @@ class Game:
         elif act.id <= last_id:
             raise EngineError(f"Action ids follow the log: {act.id} is not after {last_id}.",
                               rule="action.id")
-        if not logged:
-            self._check_live(act, agreed)
-        if act.type not in ("undo", "redo", "message"):
-            from engine.validate import check_ids
+        try:
+            if not logged:
+                self._check_live(act, agreed)
+            if act.type not in ("undo", "redo", "message"):
+                from engine.validate import check_ids
 
-            check_ids(self, act)
+                check_ids(self, act)
+        except EngineError as err:
+            err.action_id = act.id
+            raise
+        except Exception as err:  # the checks change nothing: only report the fault
+            raise EngineFault(f"internal error checking action {act.id} ({act.type}): {err!r}",
+                              action_id=act.id) from err
         if act.type in ("undo", "redo"):
             return self._guarded(act, lambda: self._undo_redo(act))
         if act.type == "message":
