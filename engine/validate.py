@@ -65,8 +65,9 @@ def check_ids(game: Game, act: Any) -> None:
                         f"{' and '.join(sorted(named))}.", "action.one_corporation")
         if act.percent is not None and not 0 < act.percent <= 100:
             raise _fail(f"{act.percent}% is not a share of a company.", "action.percent")
-        if getattr(act, "swap", None) is not None and act.swap not in certs:
-            raise _fail(f"There is no share {act.swap} to swap.", "action.unknown_share")
+        swap = getattr(act, "swap", None)
+        if swap is not None and (not isinstance(swap, str) or swap not in certs):
+            raise _fail(f"There is no share {str(swap)[:40]} to swap.", "action.unknown_share")
     elif kind == "lay_tile":
         _hex(game, act.hex)
         name = act.tile.rsplit("-", 1)[0] if "-" in act.tile else act.tile

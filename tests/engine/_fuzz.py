@@ -163,19 +163,22 @@ def fuzz_position(g: Game, rng: random.Random, count: int, label: str) -> Tally:
             tally.rules[err.rule or "?"] += 1
             if snapshot(cur) != before:
                 tally.torn.append(f"{label}: {shown}: {err}")
-                cur, before = _copy(g), snapshot(g)
+                cur = _copy(g)
+                before = snapshot(cur)
             continue
         except (EngineFault, Exception) as err:  # noqa: B014 - a fault is what we look for
             tally.faults.append(f"{label}: {shown}: {type(err).__name__}: {err}"[:300])
             if snapshot(cur) != before:
                 tally.torn.append(f"{label}: {shown}: fault left the state changed")
-            cur, before = _copy(g), snapshot(g)
+            cur = _copy(g)
+            before = snapshot(cur)
             continue
         tally.accepted += 1
         _take_back(cur, g)
         before = snapshot(cur)
         if before[0] != base_state:
-            cur, before = _copy(g), snapshot(g)
+            cur = _copy(g)
+            before = snapshot(cur)
     return tally
 
 

@@ -265,3 +265,11 @@ def test_a_stock_round_move_by_a_non_player_is_refused_in_18mex() -> None:
                 {"entity": "MC", "entity_type": "corporation", "type": "pass"},
                 {"entity_type": "player", "type": "pass"}):
         refused(g, act)
+
+
+def test_a_swap_that_is_not_a_share_id_is_refused() -> None:
+    """Found by the fuzz: a list as `swap` raised TypeError at the boundary."""
+    g = standard_start()
+    pid = g.current_entity()[0]
+    refused(g, {"type": "sell_shares", "entity": pid, "entity_type": "player",
+                "shares": ["GMO_1"], "percent": 10, "swap": [{"train": "2+-0"}]})
