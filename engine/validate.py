@@ -135,7 +135,8 @@ def check_claims(game: Game, act: Any) -> None:
             if c.id in offers and offers[c.id] != price:
                 raise EngineError(f"{c.id} costs ${offers[c.id]} a share now, not ${price}.",
                                   rule="shares.price")
-    elif act.type == "sell_shares" and named:
+    elif act.type == "sell_shares" and named and act.entity_type == "player":
+        # (a corporation's own sale is 1870's reissue, at a price of its own rule)
         corp = st.corporations[named[0].corp]
         if corp.cell is not None:
             now = game.title.share_price(corp)
