@@ -78,7 +78,7 @@ def legal_moves(game: Game) -> Legal:
     elif rnd.kind == "operating":
         corp = rnd.corp()  # type: ignore[attr-defined]
         if "lay_tile" in kinds:
-            base["tiles"] = tile_options(game, corp)
+            base["tiles"] = _affordable_lays(game, rnd, corp, tile_options(game, corp))
         if "place_token" in kinds:
             cost = t.next_token_cost(game, corp) or 0
             base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
@@ -126,6 +126,29 @@ def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]
                       and t.connection_error(game, corp, hex_name, tile, r) is None]
                 if ok:
                     out.setdefault(hex_name, []).append((free[0], ok))
+    return out
+
+
+def _affordable_lays(game: Game, rnd: Any, corp: Any,
+                     options: dict[str, list[tuple[str, list[int]]]]
+                     ) -> dict[str, list[tuple[str, list[int]]]]:
+    """The corporation's own next lay: only the kind its lay allows now (a new tile or an
+    upgrade) and only where it can pay the terrain."""
+    t, st = game.title, game.state
+    next_lay = getattr(t, "next_lay", None)
+    lay = next_lay(game, rnd, corp) if next_lay is not None else {"lay": True, "upgrade": True}
+    if lay is None:
+        return {}
+    out = {}
+    for hex_name, opts in options.items():
+        hx = t.data.hexes[hex_name]
+        upgrade = hex_name in st.tiles or hx.kind == "preprinted"
+        if not lay.get("upgrade" if upgrade else "lay"):
+            continue
+        cost = getattr(t, "terrain_cost", None)
+        if cost is not None and cost(game, corp, hex_name) > corp.cash:
+            continue
+        out[hex_name] = opts
     return out
 
 
@@ -213,8 +236,18 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
         acts.append({**e, "type": "pass"})
     if "bankrupt" in lg.kinds:
         acts.append({**e, "type": "bankrupt"})
-    if "sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player:
-        # forced train purchase: the president may sell
+    titled_sales = any(c.get("type") == "sell_shares" and c.get("entity_type") == "player"
+                       for c in lg.choices)
+    needed = getattr(game.title, "ebuy_needed", None)
+    corp_now = st.corporations.get(lg.entity)
+    short = True
+    if needed is not None and corp_now is not None and lg.player:
+        # never offer a sale once the company and its president have the cheapest train's price
+        short = corp_now.cash + st.player(lg.player).cash < needed(game)
+    if ("sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player and not titled_sales
+            and short):
+        # forced train purchase: the president may sell (unless the title lists the sales
+        # it allows among its choices)
         for corp in st.corporations.values():
             for c in corp.certs:
                 if c.owner == lg.player and not c.president:

@@ -209,6 +209,10 @@ class StockRound(Round):
     # ------------------------------------------------------------ processing
     def process(self, action: Any) -> None:
         pid = str(action.entity)
+        if not any(p.id == pid for p in self.game.state.players):
+            raise EngineError(
+                f"It is {self.game.player_name(self.player_id())}'s turn in the stock round, "
+                f"not {pid}'s.", rule="turn.wrong_player")
         if action.type in self.title.extra_stock_kinds(self.game, self, pid) or (
             action.type not in ("buy_shares", "par", "sell_shares", "pass")
         ):

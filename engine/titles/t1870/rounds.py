@@ -438,7 +438,7 @@ class OperatingRound1870(OperatingRound):
             t.discard_train(g, corp, action)
             self._settle()
             return
-        if action.type == "choose" and not self.conn_runs:
+        if action.type == "choose" and not self.conn_runs and g.trusting_log:
             corp = st.corporations.get(str(action.entity))
             if corp is not None and t.destination_hex(corp):  # a connection the log knew about
                 self.conn_runs.append(corp.id)
