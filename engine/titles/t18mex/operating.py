@@ -317,17 +317,17 @@ class MexOperatingRules:
             raise EngineError(f"{corp.id} has already bought a train from the bank this turn; until the "
                               "first 4 only one bank train may be bought per turn.", rule="train.one_from_bank")
         if not from_depot:
+            err = self.other_train_refusal(game, rnd, corp, train)
+            if err:
+                raise EngineError(err, rule="train.other")
             lo, hi = self.other_train_range(game, rnd, corp, train)
-            if action.price > corp.cash and not lo <= action.price <= hi:
-                if hi <= corp.cash:
-                    raise EngineError(f"{corp.id} may pay at most its ${corp.cash} for another company's "
-                                      "train.", rule="train.cash")
-                raise EngineError(f"In a forced purchase {corp.id} may pay ${lo} to ${hi} for {train.owner}'s "
-                                  f"{train.name} (its president helping, up to face value).",
-                                  rule="train.forced_other")
             if NDM in (corp.id, train.owner) and action.price != train.price:
                 raise EngineError(f"Trains change hands with the NdM at face value (${train.price}).",
                                   rule="train.ndm_face")
+            if not lo <= action.price <= hi:
+                raise EngineError(f"{corp.id} may pay at most its treasury (${corp.cash}) for {train.owner}'s "
+                                  f"{train.name}: the president never adds money for another company's "
+                                  "train.", rule="train.cash")
         elif self.must_buy_train(game, rnd, corp) and action.price > corp.cash:
             cheapest = min(min(self.variants(t).values()) for t in self.depot_trains(game))  # type: ignore[attr-defined]
             if action.price > cheapest:
@@ -340,25 +340,31 @@ class MexOperatingRules:
             rnd.turn.extra["depot_bought"] = True
         del st
 
+    def other_train_refusal(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> str | None:
+        """Why `corp` may not buy another company's train at all now, as on the site (no
+        emergency purchase from other companies): never with an empty treasury, and not once
+        its president has sold shares for a forced purchase the treasury cannot pay."""
+        if corp.cash <= 0:
+            return f"{corp.id} has no money: it may not buy a train from another company."
+        if (rnd is not None and rnd.turn.extra.get("ebuy_sold_price")
+                and corp.cash < self.ebuy_needed(game)):  # type: ignore[attr-defined]
+            return (f"{corp.id}'s president has sold shares for a train from the bank: {corp.id} may no "
+                    "longer buy one from another company.")
+        return None
+
     def other_train_range(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> tuple[int, int]:
-        """What `corp` may pay for another company's train: $1 to its treasury; at face value
-        when the NdM is buyer or seller. A company forced to buy a train that its treasury cannot
-        pay at face value may pay up to face value with its president's help (as on the site);
-        after the president sold shares for it, at least the money in hand less the last price
-        sold at, plus $1."""
-        face = train.price
-        lo, hi = 1, corp.cash
-        if self.must_buy_train(game, rnd, corp) and corp.cash < face:
-            pid = shares.president(corp)
-            have = corp.cash + (game.state.player(pid).cash if pid else 0)
-            hi = min(face, have)
-            last = rnd.turn.extra.get("ebuy_sold_price") if rnd is not None else None
-            if last:
-                lo = max(1, have - int(last) + 1)
+        """What `corp` may pay for another company's train: $1 to its treasury, never more (the
+        president does not help, even in a forced purchase; as on the site); at face value when
+        the NdM is buyer or seller (an empty range when the treasury cannot pay it)."""
+        if self.other_train_refusal(game, rnd, corp, train):
+            return 1, 0
         if NDM in (corp.id, train.owner):
-            lo = face
-            hi = face if face <= max(hi, corp.cash) else face - 1  # empty range when unaffordable
-        return lo, hi
+            return (train.price, train.price) if train.price <= corp.cash else (train.price, train.price - 1)
+        return 1, corp.cash
+
+    def other_train_bounds(self, game: Game, rnd: Any, corp: Corporation, train: Train,
+                           price: int | None = None) -> tuple[int, int]:
+        return self.other_train_range(game, rnd, corp, train)
 
     def after_buy_train(self, game: Game, rnd: Any, corp: Corporation, train: Train, from_depot: bool) -> None:
         st = game.state

@@ -293,6 +293,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         return None
 
     def par_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
+        if corp.closed:
+            return f"{corp.id} was merged into the NdM and closed: it cannot be started again."
         if corp.id == NDM and not corp.ipoed:
             return "The NdM is started by the buyer of the Mexican National, not in a stock round."
         return None
