@@ -289,13 +289,24 @@ class MexOperatingRules:
         return self.limited_train_buy(game) and bool(rnd.turn.extra.get("depot_bought"))
 
     def can_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
-        if corp.kind == "minor" or not self.room(game, corp):
+        """As the site's train step: open while the company has room and its treasury reaches
+        the cheapest train on offer - a bank train (even when the one-a-turn limit has closed
+        the bank to it this turn) or $1 for another company's train - until it passes, or a
+        bank purchase under the limit ended it (see buy_train)."""
+        if corp.kind == "minor" or not self.room(game, corp) or rnd.turn.extra.get("train_step_over"):
             return False
-        prices = [] if self.depot_closed_this_turn(game, rnd) else [
-            min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
+        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
         if self.other_trains(game, corp):  # type: ignore[attr-defined]
             prices.append(1)
         return bool(prices) and corp.cash >= min(prices)
+
+    def other_train_buyable(self, game: Game, rnd: Any, corp: Corporation) -> bool:
+        """Whether some other company's train may be bought now at a price in its range."""
+        for train in self.other_trains(game, corp):  # type: ignore[attr-defined]
+            lo, hi = self.other_train_range(game, rnd, corp, train)
+            if lo <= hi:
+                return True
+        return False
 
     def must_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         if corp.kind == "minor":
@@ -338,6 +349,10 @@ class MexOperatingRules:
         super().buy_train(game, rnd, corp, action, discount)  # type: ignore[misc]
         if from_depot:
             rnd.turn.extra["depot_bought"] = True
+            # as on the site: a bank purchase under the one-a-turn limit ends the step unless
+            # another company's train may still be bought
+            if self.limited_train_buy(game) and not self.other_train_buyable(game, rnd, corp):
+                rnd.turn.extra["train_step_over"] = True
         del st
 
     def other_train_refusal(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> str | None:
@@ -455,6 +470,12 @@ class MexOperatingRules:
         err = self.ebuy_sale_error(game, corp, pid, target, pct)
         if err:
             raise EngineError(err[1], rule=err[0])
+        if any(c.president for c in certs) and not any(
+                {c.id for c in b} == {c.id for c in certs} and p == pct
+                for b, p in self.sale_options(game, target, pid, corp)):  # type: ignore[attr-defined]
+            raise EngineError(f"The president's certificate of {target.id} goes to the open market only with "
+                              "the presidency: another player must then hold more than you.",
+                              rule="ebuy.president_cert")
         price = self.share_price(target)  # type: ignore[attr-defined]
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
