@@ -41,6 +41,18 @@ class MexOperatingRules:
         if corp.kind == "corporation":
             self.pay_mail(game, corp)
 
+    def place_home_token(self, game: Game, corp: Corporation) -> None:
+        """The home token is the charter's first token (as on the site): it goes down when the
+        company starts operating unless that token is down already, even if other tokens are
+        on the map (the NdM merged into before its first turn holds the merged tokens)."""
+        if corp.home is None or not corp.tokens or corp.tokens[0].hex is not None:
+            return
+        hex_name, city = corp.home
+        slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
+        if corp.id in slots or None not in slots:
+            return
+        self._put_token(game, corp, corp.tokens[0], hex_name, city, slots.index(None))  # type: ignore[attr-defined]
+
     def pay_mail(self, game: Game, corp: Corporation) -> None:
         """A company with a train collects its home hex's current city (or town) value."""
         if not self.active_trains(game, corp) or corp.home is None:  # type: ignore[attr-defined]
