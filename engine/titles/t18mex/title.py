@@ -294,6 +294,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         return None
 
     def par_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
+        if corp.closed:
+            return f"{corp.id} was merged into the NdM and closed: it cannot be started again."
         if corp.id == NDM and not corp.ipoed:
             return "The NdM is started by the buyer of the Mexican National, not in a stock round."
         return None
@@ -338,22 +340,26 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
 
     def tradeable_companies(self, game: Game, rnd: Any, pid: str) -> list[Any]:
         """Until phase 5 a player may buy a private from another player in a stock turn."""
+        return [c for c in self._stock_private_list(game, rnd, pid) if c.owner != pid]
+
+    def _stock_private_list(self, game: Game, rnd: Any, pid: str) -> list[Any]:
+        """The site's list of privates in a stock turn: held by other players (never A/B/C or
+        the MNR); in phase 2 with `early_buy_of_kcmo` or Baja, the KCMO/CdB whoever holds them,
+        the acting player included (so his turn then waits for a pass)."""
         st = game.state
         if (rnd.turn_state.bought or st.player(pid).cash <= 0 or "can_buy_companies_from_other_players"
                 not in self.phase_data(game).get("engine_status_flags", [])):
             return []
-        players = {p.id for p in st.players} - {pid}
-        out = [c for c in st.companies.values() if c.owner in players and not c.closed
-               and c.id not in ("A", "B", "C", "MNR")]
+        players = {p.id for p in st.players}
         if st.phase == "2" and ("early_buy_of_kcmo" in self.options or BAJA in self.options):
-            # as on the site: its phase-2 list is the KCMO (early buy) and the CdB (Baja) alone
             keep = {KCMO} if "early_buy_of_kcmo" in self.options else set()
             keep |= {CDB} if BAJA in self.options else set()
-            out = [c for c in out if c.id in keep]
-        return out
+            return [c for c in st.companies.values() if c.id in keep and c.owner in players and not c.closed]
+        return [c for c in st.companies.values() if c.owner in players - {pid} and not c.closed
+                and c.id not in ("A", "B", "C", "MNR")]
 
     def extra_stock_kinds(self, game: Game, rnd: Any, pid: str) -> list[str]:
-        return ["buy_company"] if self.tradeable_companies(game, rnd, pid) else []
+        return ["buy_company"] if self._stock_private_list(game, rnd, pid) else []
 
     def stock_round(self, game: Game) -> Round:
         return MexStockRound(game)
@@ -423,7 +429,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                         (tid, face, *self.other_train_range(game, rnd, corp, trains[tid]), seller)
                         if seller != "bank" else (tid, face, lo, hi, seller)
                         for tid, face, lo, hi, seller in base["trains"]]
-                    base["trains"] = [t for t in base["trains"] if t[2] <= t[3]]
+                    base["trains"] = [t for t in base["trains"] if t[2] <= t[3] and not (
+                        t[4] == "bank" and self.depot_closed_this_turn(game, rnd))]
                 choices = self._kcmo_choices(game, rnd, rnd.corp())
                 if "sell_shares" in base["kinds"] and base["entity_type"] == "corporation":
                     choices += self.ebuy_sales(game, rnd, rnd.corp())  # the president's forced sales
@@ -520,8 +527,9 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         """The bundles of `corp` that `pid` may sell in one go while raising cash for
         `operating`'s forced purchase, as the site forms them: his ordinary certificates, fewest
         first, then with his president's certificate (also for 10% less, a 10% share coming
-        back) if another player holds enough to take it; an NdM 5% certificate alone. None may
-        overfill the pool, nor cost him the presidency of the company buying the train."""
+        back) if another player holds enough to take it and then holds more than him; an NdM 5%
+        certificate alone. None may overfill the pool, nor cost him the presidency of the
+        company buying the train."""
         st = game.state
         held = shares.certs_of(corp, pid)  # in acquisition order, as the site's bundles
         pres = next((c for c in held if c.president), None)
@@ -540,6 +548,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         for certs, pct in bundles:
             if pct > room or (pres in certs and others < pres.percent):
                 continue
+            if pres in certs and others <= mine - pct:
+                continue  # he would stay the largest holder: the president's certificate stays
             if corp is operating and pres is not None and mine - pct < others:
                 continue
             out.append((certs, pct))
