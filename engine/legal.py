@@ -78,7 +78,7 @@ def legal_moves(game: Game) -> Legal:
     elif rnd.kind == "operating":
         corp = rnd.corp()  # type: ignore[attr-defined]
         if "lay_tile" in kinds:
-            base["tiles"] = tile_options(game, corp)
+            base["tiles"] = tile_options(game, corp, lay=t.next_lay(game, rnd, corp))  # type: ignore[arg-type]
         if "place_token" in kinds:
             cost = t.next_token_cost(game, corp) or 0
             base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
@@ -100,8 +100,11 @@ def legal_moves(game: Game) -> Legal:
     return Legal(**base)
 
 
-def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]]:
-    """Every legal (tile, rotations) per hex for the corporation's next lay."""
+def tile_options(game: Game, corp: Any, *, lay: dict[str, Any] | None = None
+                 ) -> dict[str, list[tuple[str, list[int]]]]:
+    """Every legal (tile, rotations) per hex for the corporation's next lay. With `lay` (the
+    corporation's next normal lay) only the kinds it allows (a yellow lay on an empty hex, an
+    upgrade) on hexes whose terrain it can pay for; without it (a private's free lay) any."""
     t, st, data = game.title, game.state, game.title.data
     reach = t.reach(game, corp)
     candidates = set(reach.connected_hexes) | {h for h, _ in reach.edges}
@@ -113,6 +116,11 @@ def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]
         h = data.hexes.get(hex_name)
         if h is None or not h.tileable:
             continue
+        if lay is not None:
+            if not lay.get("upgrade" if t.is_upgrade(game, hex_name) else "lay"):
+                continue
+            if t.terrain_cost(game, corp, hex_name) > corp.cash:
+                continue
         for color, options in h.possible_tiles.items():
             if color not in colors:
                 continue

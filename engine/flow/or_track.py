@@ -36,6 +36,18 @@ class TrackRules(OperatingHost):
         """A private's unused tile lay keeps the track step open (its lays count as track)."""
         return False
 
+    def can_buy_tile_layer(self, game: Game, rnd: OperatingRound, corp: Corporation,
+                           tile_layers: set[str] | frozenset[str]) -> bool:
+        """As on the site: while privates may be bought in operating rounds, the track step also
+        stays open (for an explicit pass) when the corporation could buy one of `tile_layers`
+        (privates with a tile lay for use in the track step) for its minimum price."""
+        return any(c.id in tile_layers and self.company_price_range(game, c)[0] <= corp.cash
+                   for c in self.purchasable_companies(game, rnd, corp))
+
+    def is_upgrade(self, game: Game, hex_name: str) -> bool:
+        """A lay on a hex that already holds track (a laid or printed tile) is an upgrade."""
+        return hex_name in game.state.tiles or self.data.hexes[hex_name].kind == "preprinted"
+
     def terrain_cost(self, game: Game, corp: Corporation, hex_name: str) -> int:
         if hex_name in game.state.tiles:
             return 0
@@ -52,7 +64,7 @@ class TrackRules(OperatingHost):
         tile, copy_id = found
         if not copy_id:
             raise EngineError(f"All tiles #{tile.name} are in use.", rule="track.supply")
-        is_upgrade = hex_name in st.tiles or self.data.hexes[hex_name].kind == "preprinted"
+        is_upgrade = self.is_upgrade(game, hex_name)
         if count_lay:
             lay = self.next_lay(game, rnd, corp)
             if lay is None:

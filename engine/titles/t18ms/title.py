@@ -94,8 +94,10 @@ class Title18MS(Title):
                 t.owner = None
 
     def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
+        """In a company's first turn (it floated in the stock round before) two lays, as on the
+        site: the second may be a yellow lay, or an upgrade unless the first was one."""
         if corp.id in game.state.extra["recently_floated"]:  # type: ignore[operator]
-            return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+            return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}]
         return [{"lay": True, "upgrade": True}]
 
     def step_kinds(self, game: Game, rnd: OperatingRound, step: str) -> list[str]:
@@ -106,8 +108,12 @@ class Title18MS(Title):
         return super().step_kinds(game, rnd, step)
 
     def track_abilities_block(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
-        return any(self._tile_ability_left(game, c) for c in game.state.companies.values()
-                   if c.owner == corp.id and not c.closed)
+        """The track step waits for a pass while the company holds an unused AGS/BS lay, or (in
+        phase 3, when privates may be bought) could buy the AGS or BS from its president."""
+        if any(self._tile_ability_left(game, c) for c in game.state.companies.values()
+               if c.owner == corp.id and not c.closed):
+            return True
+        return game.state.phase == "3" and self.can_buy_tile_layer(game, rnd, corp, frozenset(TILE_COMPANIES))
 
     def _tile_ability_left(self, game: Game, company: Any) -> bool:
         if company.id not in TILE_COMPANIES or company.uses >= TILE_COMPANIES[company.id]:
