@@ -242,6 +242,25 @@ class Title18MS(Title):
                     "so it cannot be bought.")
         return None
 
+    MO_DISCOUNT = 100
+
+    def mo_offers(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[tuple[Train, str, int]]:
+        """The bank's 3+ and 4+ trains the company may buy with its unused Mobile & Ohio now
+        (in its train step, with room): (train, variant, discounted price)."""
+        mo = game.state.companies.get("M&O")
+        if (mo is None or mo.closed or mo.owner != corp.id or rnd.step_name() != "buy_train"
+                or not self.room(game, corp)):
+            return []
+        return [(t, face, price - self.MO_DISCOUNT) for t in self.depot_trains(game)
+                for face, price in self.variants(t).items() if face in ("3+", "4+")]
+
+    def can_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """As on the site, the Mobile & Ohio's discounted price counts among the prices the
+        company could pay (its train step stays open for it)."""
+        if super().can_buy_train(game, rnd, corp):
+            return True
+        return any(price <= corp.cash for _, _, price in self.mo_offers(game, rnd, corp))
+
     def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
                         price: int, from_depot: bool) -> None:
         st = game.state
@@ -452,9 +471,18 @@ class Title18MS(Title):
         the cheapest bank train), and after his sales at least the money in hand less the last
         price sold at, plus $1. A train whose minimum is above its maximum is not offered."""
         rnd: Any = game.round
-        if rnd.kind != "operating" or rnd.finished or not base.get("trains"):
+        if rnd.kind != "operating" or rnd.finished:
             return
         corp = rnd.corp()
+        if "buy_train" in base["kinds"]:
+            offers = [(t, face, price) for t, face, price in self.mo_offers(game, rnd, corp) if price <= corp.cash]
+            if offers:
+                base["company_abilities"] = [*base["company_abilities"], ("M&O", "buy_train")]
+                base["choices"] = [*base.get("choices", []), *(
+                    {"entity": "M&O", "entity_type": "company", "type": "buy_train", "train": t.id,
+                     "variant": face, "price": price} for t, face, price in offers)]
+        if not base.get("trains"):
+            return
         cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=None)
         out = []
         for tid, face, lo, hi, seller in base["trains"]:
