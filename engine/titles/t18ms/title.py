@@ -346,13 +346,23 @@ class Title18MS(Title):
         """The site pays a presidential contribution ($50 fee) before it checks the price range,
         so the money in hand behind the minimum is $50 less then (and no minimum applies when
         the contribution brings the treasury to the train's face value)."""
-        low, high = super().other_train_bounds(game, rnd, corp, train, price)
-        if price is not None and low > 1 and self._assisted(game, corp, train, price):
-            face = self.variants(train).get(train.face, train.price)
+        face = self.variants(train).get(train.face, train.price)
+        if corp.cash >= face:
+            return 1, corp.cash
+        # below the face value: up to the treasury plus the president's cash (a president in
+        # debt lowers it, possibly below $1: then no such train), at most the face value
+        pid = shares.president(corp)
+        have = corp.cash + (game.state.player(pid).cash if pid else 0)
+        last = rnd.turn.extra.get("ebuy_last_sold") if rnd is not None else None
+        low = have - int(last) + 1 if last else 1
+        if price is not None and self._assisted(game, corp, train, price):
             # after the contribution the treasury holds the price: at face value or more the
-            # site checks only $1 to the treasury
-            low = 1 if price >= face else max(1, low - 50)
-        return low, high
+            # site checks only $1 to the treasury; below it the fee is gone from the money
+            if price >= face:
+                return 1, price
+            have -= 50
+            low = have - int(last) + 1 if last else 1
+        return max(1, low), min(face, have)
 
     def _assisted(self, game: Game, corp: Corporation, train: Train, price: int) -> bool:
         """The site's president_assisted_buy: a permanent train, the company owns a train and
