@@ -131,7 +131,8 @@ def tile_options(game: Game, corp: Any, *, lay: dict[str, Any] | None = None
                 tile = data.tiles[name]
                 ok = [r for r in rots
                       if tiles.lay_error(data, st, hex_name, tile, r, colors) is None
-                      and t.connection_error(game, corp, hex_name, tile, r) is None]
+                      and t.connection_error(game, corp, hex_name, tile, r) is None
+                      and (lay is None or t.track_restriction_error(game, corp, hex_name, tile, r) is None)]
                 if ok:
                     out.setdefault(hex_name, []).append((free[0], ok))
     return out

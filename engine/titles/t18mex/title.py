@@ -126,6 +126,7 @@ class MexStockRound(StockRound):
 class Title18MEX(MexOperatingRules, MergerRules, Title):
     name = "18MEX"
     bankruptcy_allowed = True
+    track_restriction = "city_permissive"  # as on the site: new track, or a tile with a city
 
     def __init__(self, options: tuple[str, ...] = ()) -> None:
         super().__init__(options)

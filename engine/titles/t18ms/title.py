@@ -120,54 +120,6 @@ class Title18MS(Title):
             return False
         return not (company.id == "BS" and game.state.extra["bs_or"] not in (None, game.or_number))
 
-    _company_lay = False  # set while AGS or BS lays (the site checks no new-track rule then)
-
-    def connection_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any, rotation: int) -> str | None:
-        err = super().connection_error(game, corp, hex_name, tile, rotation)
-        if err or self._company_lay:
-            return err
-        return self._new_track_error(game, corp, hex_name, tile, rotation)
-
-    def _new_track_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any, rotation: int) -> str | None:
-        """The site's semi-restrictive track rule (check_track_restrictions!, for a corporation's
-        own lay): an upgrade must give the corporation new track it reaches, or change the
-        revenue of a city or town it reaches. Upgrading a tile only to add track the
-        corporation cannot reach, on an unchanged city, is refused."""
-        from engine.routes.graph import reachable, track_graph
-
-        old_board = self.board(game)
-        old_graph = track_graph(old_board)
-        old_paths = [p for p in old_graph.paths if p.hex == hex_name]
-        if not old_paths:
-            return None  # a first tile on an empty hex is all new track
-        new_board = Board(old_board.data, {**old_board.tiles, hex_name: (tile.name, rotation)}, old_board.tokens)
-        new_graph = track_graph(new_board)
-        reach = reachable(new_board, corp.id, self.pass_through_offboards)
-
-        def shape(ep: Any) -> Any:
-            return ep if ep[0] == "edge" else (ep[0],)
-
-        def revenue(graph: Any, ep: Any) -> int | None:
-            if ep[0] == "edge":
-                return None
-            rev = graph.node((hex_name, ep[0], ep[1])).node.revenue
-            return rev if isinstance(rev, int) else max(rev.values())
-
-        for pid in reach.paths:
-            new = new_graph.paths[pid]
-            if new.hex != hex_name:
-                continue
-            old = next((o for o in old_paths
-                        if (shape(new.a), shape(new.b)) in ((shape(o.a), shape(o.b)), (shape(o.b), shape(o.a)))), None)
-            if old is None:
-                return None  # new track the corporation reaches
-            before = sorted(r for r in (revenue(old_graph, old.a), revenue(old_graph, old.b)) if r is not None)
-            after = sorted(r for r in (revenue(new_graph, new.a), revenue(new_graph, new.b)) if r is not None)
-            if before != after:
-                return None  # a reached city or town changes value
-        return (f"{corp.id} may not lay that tile on {hex_name}: an upgrade must add track it can reach "
-                "or change a city's value.")
-
     # ------------------------------------------------------------ bonuses
     def after_lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str) -> None:
         st = game.state
@@ -430,11 +382,8 @@ class Title18MS(Title):
             if company.id == "BS" and rnd.step_name() != "track":
                 raise EngineError(f"{corp.id} may use the Birmingham Southern only in its track step.",
                                   rule="company.timing")
-            self._company_lay = True
-            try:
-                self.lay_tile(game, rnd, corp, action, free=True, count_lay=False)
-            finally:
-                self._company_lay = False
+            # the site checks no track restriction for a private's lay
+            self.lay_tile(game, rnd, corp, action, free=True, count_lay=False, restrict=False)
             company.uses += 1
             if company.id == "BS":
                 st.extra["bs_or"] = game.or_number
