@@ -234,10 +234,6 @@ class Title18MS(Title):
         if cheapest_bank is not None and cheapest_bank <= corp.cash:
             raise EngineError(f"{corp.id} can pay for a ${cheapest_bank} train itself, so its president "
                               "may not add money.", rule="train.contribution_affordable")
-        faces = self.variants(train)
-        if not from_depot and price > faces.get(train.face, min(faces.values())):
-            raise EngineError("With the president's money a train may not cost more than its face value.",
-                              rule="train.contribution_over_face")
         need = price - corp.cash
         if pres.cash >= need:
             pres.cash -= need
@@ -301,6 +297,15 @@ class Title18MS(Title):
         face = self.variants(train).get(train.face, train.price)
         if corp.cash >= face:
             return 1, corp.cash
+        if price is not None and rnd is not None and self._loan_buy(game, rnd, corp, train, price):
+            # the site lends the price first and then checks the range with it in the treasury
+            pres = game.state.player(shares.president(corp) or "")
+            lent = corp.cash + price
+            if lent >= face:
+                return 1, lent
+            have = lent + pres.cash
+            last = rnd.turn.extra.get("ebuy_last_sold")
+            return max(1, have - int(last) + 1 if last else 1), min(face, have)
         # below the face value: up to the treasury plus the president's cash (a president in
         # debt lowers it, possibly below $1: then no such train), at most the face value
         pid = shares.president(corp)
@@ -315,6 +320,21 @@ class Title18MS(Title):
             have -= 50
             low = have - int(last) + 1 if last else 1
         return max(1, low), min(face, have)
+
+    def _other_price_ok(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
+        low, high = self.other_train_bounds(game, rnd, corp, train, price)
+        return low <= price <= high
+
+    def _loan_buy(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
+        """A forced purchase the bank lends for (the site's emergency loan, $50 interest): the
+        price is above the treasury and the president's cash together, he may sell nothing
+        more, and no bank train is affordable with that money."""
+        pid = shares.president(corp)
+        if pid is None or not self.must_buy_train(game, rnd, corp) or self._assisted(game, corp, train, price):
+            return False
+        have = corp.cash + game.state.player(pid).cash
+        cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=0)
+        return price > have and cheapest > have and not self._can_sell_anything(game, rnd, corp, pid)
 
     def _assisted(self, game: Game, corp: Corporation, train: Train, price: int) -> bool:
         """The site's president_assisted_buy: a permanent train, the company owns a train and
@@ -450,6 +470,12 @@ class Title18MS(Title):
                 lo, hi = self.other_train_bounds(game, rnd, corp, train)
                 if hi > corp.cash and cheapest is not None and cheapest <= corp.cash:
                     hi = max(1, corp.cash)
+                value = self.variants(train).get(train.face, train.price)
+                if hi < value and self._loan_buy(game, rnd, corp, train, value):
+                    # with the bank's loan, prices above the money in hand (up to the face
+                    # value here) are accepted too
+                    ok = [p for p in range(1, value + 1) if self._other_price_ok(game, rnd, corp, train, p)]
+                    lo, hi = (ok[0], ok[-1]) if ok else (1, 0)
                 if lo > hi:
                     continue
             out.append((tid, face, lo, hi, seller))

@@ -51,3 +51,30 @@ def test_debt_lowers_the_most_the_company_may_pay(f2) -> None:
     assert err.value.rule == "train.other_price"
     g.apply(buy("4+-1", 20))
     assert next(t for t in g.state.trains if t.id == "4+-1").owner == "IC"
+
+
+def test_forced_purchase_from_another_company_with_the_banks_loan(f2) -> None:
+    # nothing left to sell (the president keeps only his presidencies) and no bank train within
+    # the $130 in hand: the site lends the price and adds $50 interest, so another company's
+    # train may cost more than the money in hand (up to its face value here)
+    g = import_game(f2, upto=315)
+    st = g.state
+    ic = st.corporations["IC"]
+    pid = shares.president(ic) or ""
+    other = next(p.id for p in st.players if p.id != pid)
+    for corp in st.corporations.values():
+        for cert in corp.certs:
+            if cert.owner == pid and not cert.president:
+                cert.owner = other  # as if sold to another player earlier
+    pres = st.player(pid)
+    st.bank.cash += pres.cash - 100
+    pres.cash = 100
+    assert g.title.must_buy_train(g, g.round, ic)
+    offered = {t[0]: (t[2], t[3]) for t in g.legal().trains}
+    assert offered["4+-1"] == (1, 300)
+    seller = st.corporations[next(t.owner for t in st.trains if t.id == "4+-1")]
+    seller_cash, bank = seller.cash, st.bank.cash
+    g.apply(buy("4+-1", 250))
+    assert ic.cash == 0 and seller.cash == seller_cash + 250
+    assert pres.cash == 100 - (250 - 30) - 50
+    assert st.bank.cash == bank + 50
