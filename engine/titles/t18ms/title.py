@@ -323,7 +323,38 @@ class Title18MS(Title):
 
     def _other_price_ok(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
         low, high = self.other_train_bounds(game, rnd, corp, train, price)
-        return low <= price <= high
+        return low <= price <= high and self._loan_error(game, rnd, corp, train, price) is None
+
+    def _loan_error(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> str | None:
+        """The site takes the emergency loan whenever the price exceeds the treasury plus the
+        president's cash (also when the treasury alone could pay, the president being in debt):
+        the treasury's cash then goes to the bank and the president owes the price less that
+        cash plus $50. When that sum is not above $0 the site refuses the purchase."""
+        if not self._loan_buy(game, rnd, corp, train, price) or price > corp.cash:
+            return None
+        if price - corp.cash + 50 <= 0:
+            return (f"{corp.id} cannot buy that train for ${price}: with its president in debt the site "
+                    "takes a loan here, and a loan of $0 or less is refused.")
+        return None
+
+    def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any,
+                  discount: int = 0) -> None:
+        train = self.find_train(game, corp, action.train)
+        price = int(action.price)
+        pid = shares.president(corp)
+        if price > corp.cash or pid is None or not self._loan_buy(game, rnd, corp, train, price):
+            super().buy_train(game, rnd, corp, action, discount)
+            return
+        err = self._loan_error(game, rnd, corp, train, price)
+        if err:
+            raise EngineError(err, rule="train.debt_loan")
+        st, pres = game.state, game.state.player(pid)
+        owed = price - corp.cash + 50
+        super().buy_train(game, rnd, corp, action, discount)
+        # the treasury left goes to the bank; the president borrows the rest plus $50
+        st.bank.cash += corp.cash + owed
+        corp.cash = 0
+        pres.cash -= owed
 
     def _loan_buy(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
         """A forced purchase the bank lends for (the site's emergency loan, $50 interest): the
@@ -471,13 +502,20 @@ class Title18MS(Title):
                 if hi > corp.cash and cheapest is not None and cheapest <= corp.cash:
                     hi = max(1, corp.cash)
                 value = self.variants(train).get(train.face, train.price)
-                if hi < value and self._loan_buy(game, rnd, corp, train, value):
-                    # with the bank's loan, prices above the money in hand (up to the face
-                    # value here) are accepted too
-                    ok = [p for p in range(1, value + 1) if self._other_price_ok(game, rnd, corp, train, p)]
-                    lo, hi = (ok[0], ok[-1]) if ok else (1, 0)
+                if self._loan_buy(game, rnd, corp, train, max(hi, value)):
+                    # with the bank's loan other prices are accepted (and some refused): the
+                    # first run of accepted prices up to the larger of the face value and the
+                    # treasury
+                    lo, hi = 1, 0
+                    for p in range(1, max(value, corp.cash) + 1):
+                        if self._other_price_ok(game, rnd, corp, train, p):
+                            lo, hi = (p, p) if hi < lo else (lo, p)
+                        elif hi >= lo:
+                            break
                 if lo > hi:
                     continue
+            elif self._loan_error(game, rnd, corp, self.find_train(game, corp, tid), lo):
+                continue
             out.append((tid, face, lo, hi, seller))
         base["trains"] = out
 

@@ -78,3 +78,45 @@ def test_forced_purchase_from_another_company_with_the_banks_loan(f2) -> None:
     assert ic.cash == 0 and seller.cash == seller_cash + 250
     assert pres.cash == 100 - (250 - 30) - 50
     assert st.bank.cash == bank + 50
+
+
+def debt_position(f2, treasury: int, pres_cash: int):
+    """17510 at 315 (IC forced to buy), its president left with only his presidencies (nothing
+    to sell), IC's treasury and his cash set as given."""
+    g = import_game(f2, upto=315)
+    st = g.state
+    ic = st.corporations["IC"]
+    pid = shares.president(ic) or ""
+    other = next(p.id for p in st.players if p.id != pid)
+    for corp in st.corporations.values():
+        for cert in corp.certs:
+            if cert.owner == pid and not cert.president:
+                cert.owner = other
+    pres = st.player(pid)
+    st.bank.cash += pres.cash - pres_cash + ic.cash - treasury
+    pres.cash, ic.cash = pres_cash, treasury
+    return g, ic, pres
+
+
+def test_forced_purchase_the_treasury_could_pay_but_the_president_is_in_debt(f2) -> None:
+    # $600 + (-$450) = $150 is below the 2D's $500: the site takes its loan although IC could
+    # pay, sends IC's cash to the bank and charges the president $500 - $600 + $50 = -$50,
+    # which it refuses
+    g, ic, pres = debt_position(f2, 600, -450)
+    assert ("2D-1", "2D") not in [t[:2] for t in g.legal().trains if t[4] == "bank"]
+    n = len(g.log)
+    with pytest.raises(EngineError) as err:
+        g.apply(buy("2D-1", 500))
+    assert err.value.rule == "train.debt_loan"
+    assert len(g.log) == n
+
+
+def test_forced_purchase_with_a_loan_of_a_few_dollars(f2) -> None:
+    # $520 - $450 = $70: the loan route; IC's $20 left goes to the bank and the president owes
+    # $500 - $520 + $50 = $30 more
+    g, ic, pres = debt_position(f2, 520, -450)
+    assert ("2D-1", "2D") in [t[:2] for t in g.legal().trains if t[4] == "bank"]
+    bank = g.state.bank.cash
+    g.apply(buy("2D-1", 500))
+    assert ic.cash == 0 and pres.cash == -480
+    assert g.state.bank.cash == bank + 500 + 20 + 30
