@@ -171,14 +171,8 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
     st = game.state
     for corp_id, pcts in lg.sell_shares:
         corp = st.corporations[corp_id]
-        held = [c for c in corp.certs if c.owner == lg.entity]
         for pct in pcts:
-            picked, total = [], 0
-            for c in sorted(held, key=lambda c: (c.president, c.id)):
-                if total >= pct:
-                    break
-                picked.append(c.id)
-                total += c.percent
+            picked = [c.id for c in shares.pick_for_sale(corp, str(lg.entity), pct)]
             acts.append({**e, "type": "sell_shares", "shares": picked, "percent": pct})
     n = 0
     for hex_name, opts in lg.tiles.items():
@@ -228,8 +222,18 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
         acts.append({**e, "type": "pass"})
     if "bankrupt" in lg.kinds:
         acts.append({**e, "type": "bankrupt"})
-    if "sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player:
-        # forced train purchase: the president may sell
+    titled_sales = any(c.get("type") == "sell_shares" and c.get("entity_type") == "player"
+                       for c in lg.choices)
+    needed = getattr(game.title, "ebuy_needed", None)
+    corp_now = st.corporations.get(lg.entity)
+    short = True
+    if needed is not None and corp_now is not None and lg.player:
+        # never offer a sale once the company and its president have the cheapest train's price
+        short = corp_now.cash + st.player(lg.player).cash < needed(game)
+    if ("sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player and not titled_sales
+            and short):
+        # forced train purchase: the president may sell (unless the title lists the sales
+        # it allows among its choices)
         for corp in st.corporations.values():
             for c in corp.certs:
                 if c.owner == lg.player and not c.president:

@@ -6,7 +6,13 @@ and a path ends on edge (e+3)%6 of the other (18MEX lanes: lane i of n meets lan
 
 For routes the graph is summarised as *links*: maximal runs of track from one node to another
 that pass through no node. Each link carries a bitmask of the track resources it uses (one
-bit per tile path, one bit per hex-edge crossing), so "no track used twice" is `a & b == 0`.
+bit per tile path, one bit per hex-edge crossing, one bit per off-centre town's stub), so "no
+track used twice" is `a & b == 0`.
+
+An off-centre town (a node with `loc`, e.g. 18MEX's Copper Canyon tile) sits by one edge of its
+tile; track from any other edge reaches it on one shared stub, as on the site: the paths from
+those edges to the town all carry the stub's bit, so a route cannot come in on one of them and
+leave on another, nor can two routes both use it.
 
 The graph depends only on the laid tiles and is cached per tile layout; tokens are applied at
 traversal time (reachability, routes).
@@ -78,6 +84,8 @@ class TrackGraph:
     links_from: list[list[Link]] = field(default_factory=list)
     # chain of hexes -> links whose chain is exactly that (in that direction)
     by_chain: dict[tuple[str, ...], list[Link]] = field(default_factory=dict)
+    # path id -> extra resource bits it uses (an off-centre town's shared stub)
+    path_bits: dict[int, int] = field(default_factory=dict)
     nbits: int = 0
 
     def node(self, ref: NodeRef) -> NodeInfo:
@@ -122,6 +130,7 @@ def _build(board: Board) -> TrackGraph:
     data = board.data
     g = TrackGraph(data=data)
     terminal_nodes: set[NodeRef] = set()
+    stubs: list[tuple[int, ...]] = []  # per off-centre town: the ids of its paths sharing the stub
     for hex_name, hex_ in data.hexes.items():
         geom, rot = _geometry(board, hex_name)
         ends: dict[EP, list[int]] = {}
@@ -138,6 +147,14 @@ def _build(board: Board) -> TrackGraph:
                     if e[0] != "edge":
                         terminal_nodes.add((hex_name, e[0], e[1]))
         g.ends[hex_name] = ends
+        for town in geom.towns:
+            if town.loc is None:
+                continue
+            own_edge = (town.loc + rot) % 6
+            here: EP = ("town", town.index, None)
+            stubs.append(tuple(
+                pid for pid in ends.get(here, ())
+                if any(e[0] == "edge" and e[1] != own_edge for e in (g.paths[pid].a, g.paths[pid].b))))
         for node in geom.nodes():
             ref: NodeRef = (hex_name, node.kind, node.index)
             g.node_ids[ref] = len(g.nodes)
@@ -166,6 +183,10 @@ def _build(board: Board) -> TrackGraph:
                 if key not in g.crossing_bits:
                     g.crossing_bits[key] = nbits
                     nbits += 1
+    for pids in stubs:
+        for pid in pids:
+            g.path_bits[pid] = 1 << nbits
+        nbits += 1
     g.nbits = nbits
     g.links_from = [[] for _ in g.nodes]
     for info in g.nodes:
@@ -223,7 +244,7 @@ def _walk(
     out: list[Link],
 ) -> None:
     path = g.paths[pid]
-    mask |= 1 << pid
+    mask |= (1 << pid) | g.path_bits.get(pid, 0)
     other = path.b if path.a == enter else path.a
     if other[0] != "edge":
         end = g.node_ids.get((hex_name, other[0], other[1]))
@@ -238,7 +259,7 @@ def _walk(
         nb = nb_ep[0]
         nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
         for qid in g.ends[nb].get(nb_enter, ()):
-            if mask & (1 << qid):
+            if mask & ((1 << qid) | g.path_bits.get(qid, 0)):
                 continue
             _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out)
 
