@@ -63,8 +63,8 @@ def _stock(game: Game, base: dict[str, Any]) -> None:
         e = {"entity": corp.id, "entity_type": "corporation"}
         if rnd.redeem_error(pid, corp) is None:
             for cert in redeemable(game, corp, pid):
-                out.append({**e, "type": "buy_shares", "shares": [cert], "percent": 10,
-                            "share_price": t.share_price(corp)})
+                # the site's shape: no price (it compares the bundle with its own, unpriced)
+                out.append({**e, "type": "buy_shares", "shares": [cert], "percent": 10})
         if rnd.reissue_error(pid, corp) is None:
             held = [c for c in corp.certs if c.owner == corp.id]
             out.append({**e, "type": "sell_shares", "shares": [c.id for c in held],

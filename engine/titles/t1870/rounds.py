@@ -152,6 +152,8 @@ class StockRound1870(StockRound):
     def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Any] | None = None) -> str | None:
         if corp.closed:
             return f"{corp.id} has closed: its certificates are worthless and cannot be sold."
+        if corp.cell is None:  # as the site: no bundles of a corporation never parred
+            return f"{corp.id} has no share price yet: its certificates cannot be sold."
         err = super().sell_error(pid, corp, pct, certs)
         if err:
             return err

@@ -322,6 +322,14 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             self.withhold(game, corp, revenue)
             zones.move_left(game, corp)
 
+    def step_kinds(self, game: Game, rnd: OperatingRound, step: str) -> list[str]:
+        """As on the site, a corporation with trains whose network offers no route (fewer than
+        two revenue stops reachable) does not run: the route step and the dividend (withheld,
+        price left) are skipped."""
+        if step == "route" and not self.has_route(game, rnd.corp()):
+            return []
+        return super().step_kinds(game, rnd, step)
+
     def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
         if step == "dividend":
             zones.move_left(game, rnd.corp())
