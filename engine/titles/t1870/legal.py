@@ -53,7 +53,7 @@ def _stock(game: Game, base: dict[str, Any]) -> None:
         return
     if not base["kinds"]:
         return
-    pid, st, t = base["entity"], game.state, game.title
+    pid, st = base["entity"], game.state
     if "buy_company" in base["kinds"]:  # from another player, for $1 up to all his cash
         base["companies"] = [(c.id, 1, st.player(pid).cash) for c in rnd.tradeable_companies(pid)]
     out = base.setdefault("choices", [])
