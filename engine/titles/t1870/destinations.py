@@ -249,9 +249,19 @@ class DestinationRules(Title):
             return [c for c in dict.fromkeys(found) if self.destination_hex(game.state.corporations[c])]
         if self._site_log:  # a site log without a check here: none (a logged `choose` still starts one)
             return []
-        corps = [c for c in game.state.corporations.values() if c.floated and not c.closed]
-        corps.sort(key=lambda c: mk.order_key(game.state, self.market, c) if c.cell else (0, 0, 0, 0))
-        return [c.id for c in corps if self.connected_to_destination(game, c)]
+        st = game.state
+        corps = [c for c in st.corporations.values() if c.floated and not c.closed]
+        corps.sort(key=lambda c: mk.order_key(st, self.market, c) if c.cell else (0, 0, 0, 0))
+        order: list[str] = list(getattr(rnd, "order", None) or [])
+        if order:  # in the round's operating order (those not in it after, by price)
+            corps.sort(key=lambda c: order.index(c.id) if c.id in order else len(order))
+        found = [c.id for c in corps if self.connected_to_destination(game, c)]
+        index = getattr(rnd, "index", -1)
+        current = order[index] if 0 <= index < len(order) else None
+        if current in found:  # the company whose turn just ended runs first (as the site)
+            found.remove(current)
+            found.insert(0, current)
+        return found
 
     def note_logged_checks(self, action: Any) -> None:
         subs = [a for a in (action.auto_actions or []) if _atype(a) == "destination_connection"]
