@@ -272,6 +272,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         for c in st.companies.values():
             if c.owner == corp.id:
                 c.closed = True
+        for cert in corp.certs:  # as the site: its certificates leave every holder
+            cert.owner = IPO
         corp.extra["destination"] = None
 
     # ------------------------------------------------------------ dividends
