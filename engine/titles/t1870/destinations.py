@@ -4,6 +4,7 @@ from the destination home, the required route, the Map/Charter choice)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.core import market as mk
@@ -98,6 +99,30 @@ class DestinationRules(Title):
             super().run_routes(game, rnd, corp, action)
         finally:
             self._board_for = None
+
+    def in_connection_run(self, game: Game, corp: Corporation) -> bool:
+        """The corporation is at the route step of its connection run."""
+        rnd: Any = game.round
+        runs: list[str] = getattr(rnd, "conn_runs", None) or []
+        return bool(runs) and runs[0] == corp.id and rnd.conn_stage == "route"
+
+    def best_run(self, game: Game, corp: Corporation, *, time_limit_ms: int | None = None) -> Any:
+        """In a connection run the best run with one train from home to the destination (the
+        run the legal answer offers), else the solver's best."""
+        if self.in_connection_run(game, corp):
+            from engine.titles.t1870.connection import (
+                CONNECTION_TIME_LIMIT_MS,
+                connection_run_solution,
+            )
+
+            limit = CONNECTION_TIME_LIMIT_MS if time_limit_ms is None else time_limit_ms
+            return connection_run_solution(game, corp, time_limit_ms=limit)
+        return super().best_run(game, corp, time_limit_ms=time_limit_ms)
+
+    def run_error(self, game: Game, corp: Corporation, routes: list[Any]) -> str | None:
+        if self.in_connection_run(game, corp):
+            return self.connection_route_error(game, corp, SimpleNamespace(routes=routes))
+        return super().run_error(game, corp, routes)
 
     def destination_hex(self, corp: Corporation) -> str | None:
         d = corp.extra.get("destination")

@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import shares
 from engine.state import MARKET
 from engine.titles.t1870 import protection
-from engine.titles.t1870.connection import best_connection_routes
-
-CONNECTION_TIME_LIMIT_MS = 2000  # work budget of the best connection run (deterministic)
+from engine.titles.t1870.connection import CONNECTION_TIME_LIMIT_MS, connection_run
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -106,10 +104,7 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
             base["choices"] = [{**e, "type": "choose", "choice": c} for c in t.destination_choices(game, corp)]
         elif kinds == ("run_routes",):
             base["company_abilities"] = []
-            routes = best_connection_routes(game, corp, time_limit_ms=CONNECTION_TIME_LIMIT_MS)
-            if routes is None:  # out of budget before any connecting route: the walk's route
-                route = t.connection_route(game, corp)
-                routes = [route] if route is not None else None
+            routes = connection_run(game, corp, time_limit_ms=CONNECTION_TIME_LIMIT_MS)
             if routes is not None:
                 base["choices"] = [{**e, "type": "run_routes", "routes": routes}]
         elif kinds == ("dividend",):

@@ -572,12 +572,14 @@ class OperatingRound1870(OperatingRound):
             raise EngineError(f"{corp.id}'s treasury, its president's cash and the shares he may sell can pay "
                               f"for a ${t.ebuy_needed(g)} train: no bankruptcy.", rule="bankrupt.can_pay")
         player = st.player(pid)
+        sold = self.turn.extra.get("ebuy_sold", ())
         for other in st.corporations.values():
             # as the site: per corporation the largest block a forced-purchase sale may be (the
             # market's room, the president's certificate only if someone can take it, never the
-            # buying company's presidency, not above 60% in a white/yellow cell)
+            # buying company's presidency, not above 60% in a white/yellow cell), none of a
+            # corporation already sold for this train (one block each)
             allowed = [pct for pct in range(10, shares.percent(other, pid) + 1, 10)
-                       if (t.emergency_sale_error(g, corp, pid, other, pct) or ("ok",))[0]
+                       if (t.emergency_sale_error(g, corp, pid, other, pct, sold) or ("ok",))[0]
                        in ("ok", "ebuy.sell_more_than_needed")]
             if allowed:
                 t._sale_context = (pid, shares.president(other))

@@ -71,6 +71,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             reissued=[],
             assignments={},  # company -> {"hex", "corp", "closed"}
             river_max=40,
+            open_market=[],  # train ids in the order they were discarded to the open market
             ors_in_set=1,
             bank_broken=False,
         )
@@ -267,8 +268,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         corp.cash = 0
         for t in st.trains:
             if t.owner == corp.id:
-                t.owner = None
-                t.discarded = True
+                self.to_open_market(game, t)
         for c in st.companies.values():
             if c.owner == corp.id:
                 c.closed = True
