@@ -122,6 +122,9 @@ class Game:
             err.action_id = act.id
             self._rebuild()  # leave the state exactly as before the rejected move
             raise
+        autos = self.title.take_auto_actions(self)
+        if autos:  # stored with the action, as the site records its automatic actions
+            act = act.model_copy(update={"auto_actions": [*act.auto_actions, *autos]})
         self.log.append(act)
         return act
 

@@ -76,7 +76,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             bank_broken=False,
         )
         self._logged_checks = None
-        self._site_log = False  # the log carries the site's own connection checks
+        self._checks_made = []  # connection checks computed for the action in progress
         self._board_for = None
         self._count_as_protected = False
         self._sale_context: tuple[str | None, str | None] = (None, None)
@@ -339,7 +339,13 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
     # ------------------------------------------------------------ operating round
     def on_operating_round_start(self, game: Game, rnd: OperatingRound) -> None:
         self.pay_companies(game)
-        rnd.conn_runs.extend(self.connection_check(game, rnd))  # type: ignore[attr-defined]
+        order = self.operating_order(game)
+        if order:  # the site checks at the start of the round's first turn
+            rnd.conn_runs.extend(self.connection_check(game, rnd, order[0]))  # type: ignore[attr-defined]
+
+    def start_turn(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
+        super().start_turn(game, rnd, corp)
+        self.turn_check(game, rnd, corp)
 
     def blocking_company_kinds(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[str]:
         """After buying trains the corporation passes explicitly while it could buy a private, or

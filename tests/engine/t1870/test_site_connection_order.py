@@ -13,11 +13,11 @@ def _checks(connected_at: Any) -> tuple[list[str], list[str]]:
     g = replay(BANK, 380)  # MP (third in the round) is operating
     rnd: Any = g.round
     t: Any = g.title
-    t._logged_checks, t._site_log = None, False  # computed checks, as in a live game
+    t._logged_checks = None  # computed checks, as in a live game
     order = list(rnd.order)
     connected = {order[i] for i in connected_at(rnd.index)}
     t.connected_to_destination = lambda game, corp: corp.id in connected
-    return t.connection_check(g, rnd), order
+    return t.connection_check(g, rnd, order[rnd.index]), order
 
 
 def test_current_operator_runs_first() -> None:
