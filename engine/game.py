@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -43,8 +44,17 @@ def _resolve(log: Sequence[Any]) -> tuple[list[Any], int]:
     return [a for a in kept if a is not None], len(undo_stack)
 
 
+CHECKPOINT_EVERY = 16  # applied actions between two snapshots of the state (live path)
+CHECKPOINTS_KEPT = 4  # the latest snapshots kept (a refusal or an undo goes back a few moves)
+_STATIC = ("data", "market", "options", "phase_names", "train_specs")  # a title's fixed facts
+
+
 class Game:
-    """One game. `apply` validates and applies an action or raises EngineError unchanged."""
+    """One game. `apply` validates and applies an action or raises EngineError unchanged.
+
+    A refused move or an undo does not replay the whole log: the state is restored from the
+    latest snapshot taken before the moves still in effect, and only the moves after it are
+    replayed (snapshots are a cache; the log stays the only source of the state)."""
 
     def __init__(
         self,
@@ -77,12 +87,17 @@ class Game:
         self._audits: list[Callable[[], str | None]] = []
         self.applied_count = 0
         self.raw_player_ids: dict[str, Any] = {}
+        # the actions in effect that made the current state, in order, and snapshots of the
+        # state after the first k of them: (k, snapshot)
+        self._applied: list[Any] = []
+        self._checkpoints: list[tuple[int, Any]] = []
         self._reset()
         for a in actions:
             self.apply(a)
 
     # ------------------------------------------------------------------ state
     def _reset(self) -> None:
+        self._applied = []
         self.state: State = self.title.setup(self)
         self.last_hexes: tuple[str, ...] = ()
         self.turn = 0  # stock round number (set number)
@@ -126,7 +141,47 @@ class Game:
         if autos:  # stored with the action, as the site records its automatic actions
             act = act.model_copy(update={"auto_actions": [*act.auto_actions, *autos]})
         self.log.append(act)
+        self._applied.append(act)
+        if len(self._applied) % CHECKPOINT_EVERY == 0:
+            self._checkpoint()
         return act
+
+    # ------------------------------------------------------------------ snapshots
+    def _memo(self) -> dict[int, Any]:
+        """What a snapshot shares instead of copying: the game itself and the title's facts."""
+        memo: dict[int, Any] = {id(self): self}
+        for name in _STATIC:
+            value = getattr(self.title, name, None)
+            if value is not None:
+                memo[id(value)] = value
+        return memo
+
+    def _checkpoint(self) -> None:
+        snap = copy.deepcopy((self.state, self.round, self.title, self.turn, self.or_number,
+                              self.last_hexes), self._memo())
+        self._checkpoints.append((len(self._applied), (snap, list(self._warnings),
+                                                       list(self._audits))))
+        del self._checkpoints[:-CHECKPOINTS_KEPT]
+
+    def _restore(self, effective: list[Any]) -> int:
+        """Go back to the latest snapshot whose moves are all still in effect; returns how many
+        of `effective` it covers (0: none fits, the game is set up anew)."""
+        same = 0
+        for a, b in zip(self._applied, effective, strict=False):
+            if a is not b:
+                break
+            same += 1
+        self._checkpoints = [c for c in self._checkpoints if c[0] <= same]
+        if not self._checkpoints:
+            self._warnings, self._audits = [], []
+            self._reset()
+            return 0
+        k, (snap, warnings, audits) = self._checkpoints[-1]
+        (self.state, self.round, self.title, self.turn, self.or_number,
+         self.last_hexes) = copy.deepcopy(snap, self._memo())
+        self._warnings, self._audits = list(warnings), list(audits)
+        self._applied = list(effective[:k])
+        return k
 
     def _process(self, act: Any) -> None:
         if act.type.startswith("program_") or act.type == "destination_connection":
@@ -151,6 +206,7 @@ class Game:
         log = [parse_action(a) for a in actions]
         self.log = []
         self._warnings, self._audits = [], []
+        self._checkpoints = []
         self._reset()
         applied = 0
         effective = effective_actions(log)
@@ -172,6 +228,7 @@ class Game:
             applied += 1
         self.log = log
         self.applied_count = applied
+        self._applied = [a for a in effective if a.type != "message"]
 
     @property
     def warnings(self) -> list[str]:
@@ -186,12 +243,15 @@ class Game:
         self._audits.append(check)
 
     def _rebuild(self) -> None:
-        self._warnings, self._audits = [], []
-        self._reset()
-        for act in effective_actions(self.log):
-            if act.type == "message":
-                continue
+        """Make the state that of the actions in effect in the log (after a refusal, an undo or
+        a redo), from the latest snapshot that still holds."""
+        effective = [a for a in effective_actions(self.log) if a.type != "message"]
+        start = self._restore(effective)
+        for act in effective[start:]:
             self._process(act)
+            self._applied.append(act)
+        if len(effective) - start > CHECKPOINT_EVERY:
+            self._checkpoint()  # a long replay (the first refusal after a load): not twice
 
     def _undo_redo(self, act: Any) -> Any:
         if act.type == "undo":

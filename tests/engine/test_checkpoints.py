@@ -1,0 +1,59 @@
+"""A refused move and an undo restore the state from a snapshot instead of replaying the whole
+log: the state must be exactly the one a full replay of the log gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import EngineError, Game
+from engine.io.export18xx import end_state
+from engine.legal import legal_moves
+from engine.randomplay import random_game
+
+
+def _fresh(g: Game) -> Game:
+    fresh = Game(g.title_name, g.players, g.options)
+    fresh.raw_player_ids = g.raw_player_ids
+    fresh.load_log(g.export_actions())
+    return fresh
+
+
+def _same(a: Game, b: Game) -> None:
+    assert end_state(a) == end_state(b)
+    assert a.round.name() == b.round.name()
+    assert a.current_entity() == b.current_entity()
+    assert legal_moves(a) == legal_moves(b)
+    assert a.state.tiles == b.state.tiles and a.state.city_tokens == b.state.city_tokens
+
+
+@pytest.mark.parametrize("title,players", [("18MS", 4), ("1870", 3), ("18MEX", 4)])
+def test_random_play_with_refusals_and_undos_equals_a_full_replay(title: str, players: int) -> None:
+    g = random_game(title, seed=21, players=players, max_actions=260)
+    assert any(a.type == "undo" for a in g.log) or title != "18MS"
+    _same(g, _fresh(g))
+
+
+def test_refusal_after_many_moves_leaves_the_state_of_the_log() -> None:
+    g = random_game("18MS", seed=8, players=3, max_actions=75, undo=False)
+    snap = end_state(g)
+    for bad in ({"type": "lay_tile", "hex": "E5", "tile": "57-0", "rotation": 5},
+                {"type": "buy_train", "train": "6-0", "price": 1},
+                {"type": "pass"}, {"type": "bid", "company": "AGS", "price": 5}):
+        eid, etype = g.current_entity()
+        try:
+            g.apply({**bad, "entity": "nobody" if bad["type"] == "pass" else eid,
+                     "entity_type": etype})
+        except EngineError:
+            pass
+        else:  # a legal move: the log grew, compare with its replay anyway
+            snap = end_state(g)
+        assert end_state(g) == snap
+        _same(g, _fresh(g))
+    # undo back past several snapshots, then redo them one at a time
+    for _ in range(20):
+        g.apply({"type": "undo", "entity": g.acting_players()[0], "entity_type": "player"})
+    _same(g, _fresh(g))
+    for _ in range(20):
+        g.apply({"type": "redo", "entity": g.acting_players()[0], "entity_type": "player"})
+    _same(g, _fresh(g))
+    assert end_state(g) == snap
