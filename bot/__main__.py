@@ -7,7 +7,7 @@ import asyncio
 import logging
 import sys
 
-from bot.config import load_config
+from bot.config import ConfigError, load_config
 
 NO_TOKEN = """\
 DISCORD_TOKEN is not set, so the bot does not connect to Discord: starting the local mode
@@ -22,7 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--local", action="store_true", help="play in this terminal")
     parser.add_argument("--config", default=None, help="config file (default config.toml)")
     args = parser.parse_args(argv)
-    config = load_config(args.config)
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        print(f"python -m bot: {err}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from typing import Any
 
 import discord
@@ -58,8 +59,10 @@ class RailBot(commands.Bot):
         if isinstance(original, BotError | app_commands.CheckFailure):
             message = str(original)
         else:
-            log.error("command failed", exc_info=original)
-            message = "Something went wrong on the bot's side; the move was not made."
+            fault = secrets.token_hex(4)
+            log.error("fault %s: command failed", fault, exc_info=original)
+            message = (f"Something went wrong on the bot's side (fault {fault}); the command was "
+                       "not completed. Quote the fault id to the bot's admin.")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True)

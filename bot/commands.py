@@ -9,7 +9,9 @@ command turns into a service call.
 from __future__ import annotations
 
 import json
+import logging
 import re
+import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -194,6 +196,7 @@ OTHER: tuple[Spec, ...] = (
     ),
     Spec("games", "List the games of this server"),
     Spec("abandon", "Abandon the game (creator or admins)"),
+    Spec("end", "End the game now, scored as it stands (creator or admins)"),
     Spec("export", "Export the game as an 18xx.games JSON file"),
     Spec("status", "Show the game's status"),
     Spec("map", "Show the map"),
@@ -204,10 +207,25 @@ OTHER: tuple[Spec, ...] = (
     Spec("redo", "Redo the move just undone"),
 )
 
+MAX_OPTION_TEXT = 6000  # Discord caps an option at 6000 characters
+MAX_IMPORT_BYTES = 20_000_000  # a long real game exports to about 1 MB
+
 SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER}
 MOVE_PARAMS: dict[str, dict[str, Param]] = {s.name: {p.name: p for p in s.params} for s in MOVES}
 
 _MENTION = re.compile(r"<@!?(\d+)>")
+log = logging.getLogger(__name__)
+
+
+def fault_reply(what: str) -> Reply:
+    """A real fault (not a refusal): logged with an id the user can quote."""
+    fault = secrets.token_hex(4)
+    log.exception("fault %s in %s", fault, what)
+    return Reply(
+        f"Something went wrong on the bot's side (fault {fault}); the command was not "
+        "completed. Quote the fault id to the bot's admin.",
+        ephemeral=True,
+    )
 
 
 class Commands:
@@ -220,12 +238,14 @@ class Commands:
             return await self._run(name, ctx, args)
         except BotError as err:
             return Reply(str(err), ephemeral=True)
+        except Exception:
+            return fault_reply(f"/{name}")
 
     async def _run(self, name: str, ctx: Ctx, args: dict[str, Any]) -> Reply:
         spec = SPECS.get(name)
         if spec is None:
             raise BotError(f"Unknown command {name!r}.")
-        args = {k: v for k, v in args.items() if v is not None and v != ""}
+        args = self._typed(spec, args)
         missing = [p.name for p in spec.params if p.required and p.name not in args]
         if missing:
             raise BotError(f"/{name} needs: {', '.join(missing)}.")
@@ -263,12 +283,17 @@ class Commands:
                 return await s.start(ctx.who, game.id, self._seating(ctx, args.get("seating")))
             case "abandon":
                 return await s.abandon(ctx.who, game.id)
+            case "end":
+                return await s.end_game(ctx.who, game.id, interaction_id=ctx.interaction_id)
             case "export":
                 return await s.export(game.id)
             case "status" | "map" | "market":
                 return await s.picture(game.id, name)
             case "history":
-                return await s.history(game.id, int(args.get("count", 10)))
+                count = str(args.get("count", 10)).strip()
+                if not count.lstrip("-").isdigit():
+                    raise BotError(f"{count!r} is not a number of moves.")
+                return await s.history(game.id, int(count))
             case "legal":
                 return await self.legal(ctx, game.id)
             case "undo":
@@ -276,6 +301,30 @@ class Commands:
             case "redo":
                 return await s.redo(ctx.who, game.id, interaction_id=ctx.interaction_id)
         raise BotError(f"Unknown command {name!r}.")  # pragma: no cover - SPECS lists all
+
+    @staticmethod
+    def _typed(spec: Spec, args: dict[str, Any]) -> dict[str, Any]:
+        """The command's known options, each as its kind (text or a whole number); a value
+        that is not one is refused with the option's name."""
+        params = {p.name: p for p in spec.params}
+        out: dict[str, Any] = {}
+        for k, v in args.items():
+            p = params.get(k)
+            if p is None:
+                raise BotError(f"/{spec.name} has no option {k!r}.")
+            if v is None or (isinstance(v, str) and not v.strip()):
+                continue
+            if p.kind is int:
+                text = str(v).strip()
+                if isinstance(v, bool) or not text.lstrip("-").isdigit() or len(text) > 12:
+                    raise BotError(f"{k} must be a whole number, not {str(v)[:40]!r}.")
+                out[k] = int(text)
+            else:
+                text = str(v)
+                if len(text) > MAX_OPTION_TEXT:
+                    raise BotError(f"{k} is too long ({len(text)} characters).")
+                out[k] = text
+        return out
 
     @staticmethod
     def _seating(ctx: Ctx, text: str | None) -> list[int] | None:
@@ -315,11 +364,13 @@ class Commands:
 
     async def import_file(self, ctx: Ctx, raw: bytes, players: str) -> Reply:
         """Import an 18xx.games export; `players` maps export ids/names: "680=@alice 4861=@bob"."""
+        if len(raw) > MAX_IMPORT_BYTES:
+            return Reply(f"The file is too big for a game export ({len(raw)} bytes; at most "
+                         f"{MAX_IMPORT_BYTES}).", ephemeral=True)
         try:
             data = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise_reply = Reply(f"The file is not JSON: {err}.", ephemeral=True)
-            return raise_reply
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as err:
+            return Reply(f"The file is not JSON: {err}.", ephemeral=True)
         users: dict[str, tuple[int, str]] = {}
         for pair in players.replace(",", " ").split():
             key, _, who = pair.partition("=")
@@ -339,6 +390,8 @@ class Commands:
             )
         except BotError as err:
             return Reply(str(err), ephemeral=True)
+        except Exception:
+            return fault_reply("import")
         return reply
 
     async def answer_undo(self, ctx: Ctx, request_id: int, accept: bool) -> Reply:
@@ -348,6 +401,8 @@ class Commands:
             )
         except BotError as err:
             return Reply(str(err), ephemeral=True)
+        except Exception:
+            return fault_reply("undo answer")
 
     @staticmethod
     def mention_id(text: str) -> int | None:

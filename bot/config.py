@@ -25,12 +25,32 @@ class Config:
         return os.environ.get("DISCORD_TOKEN") or None
 
 
+class ConfigError(Exception):
+    """The config file named cannot be used; `str(err)` says why, naming the file."""
+
+
 def load_config(path: str | Path | None = None) -> Config:
-    """Read the TOML file if it exists; missing keys take their defaults."""
+    """Read the TOML file; missing keys take their defaults. The default file (config.toml,
+    or RAIL_CONFIG) may be absent; a file named by `path` (--config) must exist. A file that
+    is not valid TOML, or a key of the wrong kind, raises ConfigError."""
+    named = path is not None
     path = Path(path or os.environ.get("RAIL_CONFIG", "config.toml"))
     raw: dict[str, Any] = {}
     if path.exists():
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as err:
+            raise ConfigError(f"{path} is not a valid TOML config file: {err}") from None
+    elif named:
+        raise ConfigError(f"There is no config file {path} (see config.example.toml).")
+    try:
+        return _from_raw(raw)
+    except (TypeError, ValueError, AttributeError) as err:
+        raise ConfigError(f"{path}: a setting has the wrong kind of value ({err}); "
+                          "see config.example.toml.") from None
+
+
+def _from_raw(raw: dict[str, Any]) -> Config:
     bot = raw.get("bot", {})
     local = raw.get("local", {})
     base = Config()

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 import shlex
 import sys
 import zlib
 from pathlib import Path
 from typing import TextIO
 
-from bot.commands import SPECS, Commands, Ctx
+from bot.commands import SPECS, Commands, Ctx, fault_reply
 from bot.config import Config
 from bot.replies import Reply
 from bot.service import Service, Who
@@ -48,6 +49,7 @@ class LocalSession:
         self.channel_id = 0
         self.names: dict[int, str] = {}
         self._count = 0
+        self._image_counts: dict[int, int] = {}
 
     def _who(self, name: str) -> Who:
         uid = local_user_id(name)
@@ -59,8 +61,8 @@ class LocalSession:
         return (local_user_id(name), name) if name else None
 
     async def _make_thread(self, _name: str) -> int:
-        # a local "thread": a fresh channel id that the session switches to
-        self.channel_id = 10**12 + (zlib.crc32(_name.encode()) << 8) + self._next()
+        # a local "thread": a fresh channel id (unique across restarts) the session switches to
+        self.channel_id = 10**12 + secrets.randbelow(10**15)
         return self.channel_id
 
     def _next(self) -> int:
@@ -68,7 +70,14 @@ class LocalSession:
         return self._count
 
     async def handle(self, line: str) -> str:
-        """Run one typed line and return what the bot says."""
+        """Run one typed line and return what the bot says (never raises: a real fault is
+        logged with an id and answered with it)."""
+        try:
+            return await self._handle(line)
+        except Exception:
+            return await self._render(fault_reply("a terminal command"))
+
+    async def _handle(self, line: str) -> str:
         line = line.strip()
         if not line or line.startswith("#"):
             return ""
@@ -80,6 +89,8 @@ class LocalSession:
             words = shlex.split(line)
         except ValueError as err:
             return f"Cannot read that line: {err}."
+        if not words:
+            return ""
         name, args = words[0].lower().lstrip("/"), words[1:]
         if name in ("help", "?"):
             return HELP.format(names=", ".join(sorted(SPECS)))
@@ -97,7 +108,10 @@ class LocalSession:
         if name == "import":
             if not args:
                 return "Usage: import FILE ID=NAME ..."
-            raw = Path(args[0]).read_bytes()
+            try:
+                raw = Path(args[0]).read_bytes()
+            except OSError as err:
+                return f"Cannot read {args[0]}: {err.strerror or err}."
             reply = await self.commands.import_file(ctx, raw, " ".join(args[1:]))
         elif name in ("allow", "refuse"):
             if not args or not args[0].isdigit():
@@ -130,11 +144,12 @@ class LocalSession:
             # the last parameter takes the rest (e.g. routes JSON with spaces)
             positional = positional[: len(free) - 1] + [" ".join(positional[len(free) - 1 :])]
         for p, value in zip(free, positional, strict=False):
-            out[p.name] = int(value) if p.kind is int and value.lstrip("-").isdigit() else value
+            number = p.kind is int and value.lstrip("-").isdigit() and len(value) < 12
+            out[p.name] = int(value) if number else value
         return out
 
     async def _use(self, args: list[str]) -> str:
-        if not args or not args[0].lstrip("#").isdigit():
+        if not args or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
             return "Usage: use GAME_ID"
         record = await self.service.store.game(int(args[0].lstrip("#")))
         if record is None:
@@ -143,6 +158,35 @@ class LocalSession:
         for p in record.players:
             self.names[p.user_id] = p.name
         return f"Now in game #{record.id} ({record.title}, {record.status})."
+
+    def _image_path(self, game_id: int, filename: str) -> Path:
+        """game<id>-<n>-<kind>.png, n one more than any image of that game already in the
+        folder: names stay in order across restarts and never overwrite an earlier image."""
+        self.images_dir.mkdir(parents=True, exist_ok=True)
+        prefix = f"game{game_id}-"
+        if game_id not in self._image_counts:
+            numbers = [0]
+            for f in self.images_dir.glob(f"{prefix}*"):
+                stamp = f.name[len(prefix):].split("-", 1)[0]
+                if stamp.isdigit():
+                    numbers.append(int(stamp))
+            self._image_counts[game_id] = max(numbers)
+        while True:
+            self._image_counts[game_id] += 1
+            path = self.images_dir / f"{prefix}{self._image_counts[game_id]:04d}-{filename}"
+            if not path.exists():
+                return path
+
+    async def resume(self) -> str | None:
+        """After a restart: go back to the latest game that is open or being played here."""
+        games = await self.service.store.games_in_guild(None)
+        if not games:
+            return None
+        record = games[-1]
+        self.channel_id = record.thread_id or record.channel_id
+        for p in record.players:
+            self.names[p.user_id] = p.name
+        return f"Back in game #{record.id} ({record.title}, {record.status})."
 
     async def _render(self, reply: Reply) -> str:
         record = await self.service.store.game_in_channel(self.channel_id)
@@ -154,11 +198,9 @@ class LocalSession:
         text = text.replace("**", "")
         lines = [("(only you) " if reply.ephemeral else "") + text]
         if reply.attachments:
-            self.images_dir.mkdir(parents=True, exist_ok=True)
-            stamp = self._next()
+            gid = record.id if record else 0
             for a in reply.attachments:
-                gid = record.id if record else 0
-                path = self.images_dir / f"game{gid}-{stamp:04d}-{a.filename}"
+                path = self._image_path(gid, a.filename)
                 path.write_bytes(a.data)
                 lines.append(f"  wrote {path}")
         for b in reply.buttons:
@@ -179,6 +221,9 @@ async def run_local(
     first = config.local_players[0] if config.local_players else None
     session = LocalSession(service, config.local_images, first)
     print("Local mode: type help for the commands, quit to leave.", file=stdout)
+    back = await session.resume()
+    if back:
+        print(back, file=stdout)
     try:
         while True:
             prompt = f"{session.player or '?'}> "

@@ -26,6 +26,13 @@ def kinds(legal: Any) -> tuple[str, ...]:
     return tuple(_get(legal, "kinds"))
 
 
+def _int(value: str | int, what: str) -> int:
+    try:
+        return int(str(value).strip())
+    except ValueError as err:
+        raise BotError(f"{value!r} is not a {what} (a whole number).") from err
+
+
 def _money(value: str | int) -> int:
     try:
         return int(str(value).strip().lstrip("$"))
@@ -268,7 +275,7 @@ def lay_tile(
         "type": "lay_tile",
         "hex": hex.upper(),
         "tile": tile,
-        "rotation": int(rotation),
+        "rotation": _int(rotation, "rotation (0-5)"),
     }
     return _by_company(action, company)
 
@@ -280,7 +287,7 @@ def place_token(
     if "#" in city:  # autocomplete value "<city>#<slot>"
         city, slot_text = city.split("#", 1)
         slot = slot if slot is not None else slot_text
-    action = {"type": "place_token", "city": city, "slot": int(slot or 0)}
+    action = {"type": "place_token", "city": city, "slot": _int(slot or 0, "slot")}
     return _by_company(action, company)
 
 

@@ -66,13 +66,15 @@ class ServicePlay(ServiceCore):
         interaction_id: str | None,
         *,
         user_id: int | None = None,
+        agreed: bool = False,
     ) -> tuple[Reply, Draw]:
         """Engine first, then the store, then the reply. Caller holds the game's lock and
-        draws the images (`_draw`) after releasing it."""
+        draws the images (`_draw`) after releasing it. `agreed`: an end of the game decided
+        by the game's creator (or an admin), not a move."""
         game = live.game
         before = game.view()
         try:
-            stored = game.apply(action)
+            stored = game.apply(action, agreed=True) if agreed else game.apply(action)
         except Exception as err:
             if self.engine.is_rejection(err):
                 raise BotError(str(err)) from err
@@ -129,6 +131,26 @@ class ServicePlay(ServiceCore):
             kinds.append("card")
         return tuple(kinds)
 
+    async def end_game(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
+        """End the game now, scored as it stands: the creator's (or an admin's) decision for
+        the players, never a move of the game."""
+        async with self._locks[game_id]:
+            if interaction_id and await self.store.interaction_seen(interaction_id):
+                return Reply("This command was already handled.", ephemeral=True)
+            record = await self.game_record(game_id)
+            if who.user_id != record.creator_id and not who.is_admin:
+                raise BotError("Only the game's creator or a server admin can end it early.")
+            if record.status != "active":
+                raise BotError(f"Game #{game_id} is {record.status}: there is nothing to end.")
+            live = await self._live(game_id)
+            me = record.player_by_user(who.user_id)
+            entity = me.engine_id if me else record.seated[0].engine_id
+            action = {"type": "end_game", "entity": entity, "entity_type": "player"}
+            reply, draw = await self._apply(live, who, action, interaction_id, agreed=True)
+        await self._draw(reply, draw)
+        reply.text = f"**{who.name}** ends the game.\n" + reply.text.split("\n", 1)[-1]
+        return reply
+
     async def undo(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
         """Undo the latest move: freely if it was yours, else with its author's consent."""
         async with self._locks[game_id]:
@@ -140,6 +162,19 @@ class ServicePlay(ServiceCore):
                 raise BotError("There is nothing to undo.")
             last = stack[-1]
             author = self._author(live.record, last)
+            if author is None:  # an imported move of a corporation: its controller then
+                author = await asyncio.to_thread(self._controller_then, live, last)
+            pending = None
+            if author is not None and author != who.user_id:
+                pending = await self.store.pending_undo_request(game_id, len(live.records))
+            if pending is not None:  # asked already: no second ping
+                asker = self._user_name(live.record, pending.requester_id)
+                approver = self._user_name(live.record, pending.approver_id)
+                return Reply(
+                    f"An undo of this move is already waiting for {approver}'s answer "
+                    f"(asked by {asker}, request {pending.id}).",
+                    ephemeral=True,
+                )
             if author is None or author == who.user_id:
                 action = {"type": "undo", "entity": engine_id, "entity_type": "player"}
                 reply, draw = await self._apply(live, who, action, interaction_id)
@@ -164,6 +199,24 @@ class ServicePlay(ServiceCore):
                 Button(f"undo:no:{request_id}", "Refuse", "danger"),
             ],
         )
+
+    def _controller_then(self, live: Live, rec: ActionRecord) -> int | None:
+        """The user who controlled the move's entity when it was made (the president of the
+        corporation then): replays the log before the move."""
+        entity = rec.action.get("entity")
+        etype = str(rec.action.get("entity_type") or "")
+        find = getattr(self.engine, "controller_at", None)
+        if entity is None or find is None:
+            return None
+        index = next((i for i, r in enumerate(live.records) if r is rec), None)
+        if index is None:
+            return None
+        record = live.record
+        pid = find([r.action for r in live.records[:index]], record.title,
+                   [(p.engine_id, p.name) for p in record.seated], record.options,
+                   str(entity), etype)
+        player = record.player_by_engine_id(str(pid)) if pid is not None else None
+        return player.user_id if player else None
 
     async def answer_undo(
         self, who: Who, request_id: int, accept: bool, *, interaction_id: str | None

@@ -52,6 +52,24 @@ class RealEngine:
 
         return import_game(data)
 
+    def check_export(self, data: Any) -> None:
+        """Refuse (EngineError) a file that is not a usable 18xx.games export."""
+        from engine.io.export18xx import check_export
+
+        check_export(data)
+
+    def controller_at(self, actions: Sequence[dict[str, Any]], title: str,
+                      players: Sequence[tuple[str, str]], options: Sequence[str],
+                      entity: str, entity_type: str) -> str | None:
+        """The player controlling `entity` after the recorded `actions` (its president then)."""
+        from engine.game import Game
+
+        game = Game(title, list(players), list(options))
+        game.load_log(list(actions))
+        if entity_type == "player":
+            return entity
+        return game.title.controller(game, entity, entity_type)
+
     def export_game(self, game: Any, meta: dict[str, Any]) -> dict[str, Any]:
         from engine.io.export18xx import export_game
 

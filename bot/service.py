@@ -214,6 +214,16 @@ class Service(ServicePlay):
     ) -> tuple[GameRecord, Reply]:
         """Import an 18xx.games export; `users` maps the export's player ids (as text) or
         names to (Discord user id, display name)."""
+        check = getattr(self.engine, "check_export", None)
+        if check is not None:
+            try:
+                check(data)
+            except Exception as err:
+                if self.engine.is_rejection(err):
+                    raise BotError(f"This file cannot be imported: {err}") from err
+                raise
+        if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+            raise BotError("This file is not an 18xx.games game export.")
         try:
             title = self._check_title(str(data.get("title", "")))
             exported = [
@@ -223,7 +233,7 @@ class Service(ServicePlay):
                 )
                 for p in data["players"]
             ]
-        except (KeyError, TypeError) as err:
+        except (KeyError, TypeError, AttributeError) as err:
             raise BotError("This file is not an 18xx.games game export.") from err
         seats: list[tuple[int, str, str, int | None]] = []
         for seat, (pid, pname) in enumerate(exported):

@@ -9,13 +9,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from engine.errors import EngineError
+
+# limits on what one action may carry (a real move is far below each)
+MAX_DEPTH = 8  # nesting of lists and objects
+MAX_NODES = 4000  # values in one action, auto-actions included
+MAX_TEXT = 2000  # characters in one string (a chat message)
+MAX_ITEMS = 60  # elements of one list
 
 
 class _Action(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
-    id: int | None = None
+    id: int | None = Field(default=None, ge=0)
     entity: str | int | None = None
     entity_type: Literal["player", "corporation", "company", "minor"] | None = None
     auto_actions: list[dict[str, Any]] = Field(default_factory=list)
@@ -58,7 +66,7 @@ class LayTile(_Action):
     type: Literal["lay_tile"] = "lay_tile"
     hex: str
     tile: str  # tile copy id "58-0"
-    rotation: int = Field(ge=0, le=5)
+    rotation: int = Field(ge=0, le=5, strict=True)
 
 
 class PlaceToken(_Action):
@@ -166,10 +174,65 @@ _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
 def parse_action(data: dict[str, Any] | Any) -> Any:
-    """Validate a dict (e.g. from JSON) into a typed action; raises pydantic.ValidationError."""
+    """Validate a dict (e.g. from JSON) into a typed action; raises EngineError naming what is
+    wrong (an unknown type, a missing or mistyped field, a value too big or too deep)."""
     if isinstance(data, BaseModel):
         return data
-    return _ADAPTER.validate_python(data)
+    if not isinstance(data, dict):
+        raise EngineError(f"A move is an object with a type, not {type(data).__name__}.",
+                          rule="action.shape")
+    _check_size(data)
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as err:
+        raise EngineError(_explain(data, err), rule="action.shape") from None
+
+
+def _check_size(data: Any) -> None:
+    """Refuse actions nested too deep or too big before validating them."""
+    count = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if depth > MAX_DEPTH or count > MAX_NODES:
+            raise EngineError("This move is nested too deep or is too big to be a move.",
+                              rule="action.size")
+        if isinstance(value, dict):
+            if len(value) > MAX_ITEMS:
+                raise EngineError("This move has too many fields.", rule="action.size")
+            for k, v in value.items():
+                if not isinstance(k, str) or len(k) > 100:
+                    raise EngineError("This move has a field name that is not a name.",
+                                      rule="action.shape")
+                stack.append((v, depth + 1))
+        elif isinstance(value, list | tuple):
+            if len(value) > MAX_ITEMS:
+                raise EngineError(f"A list of {len(value)} items is too long for a move "
+                                  f"(at most {MAX_ITEMS}).", rule="action.size")
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str) and len(value) > MAX_TEXT:
+            raise EngineError(f"A text of {len(value)} characters is too long for a move.",
+                              rule="action.size")
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+            raise EngineError(f"{value} is not a number a move can use.", rule="action.size")
+
+
+def _explain(data: dict[str, Any], err: ValidationError) -> str:
+    """The first problem of a ValidationError in plain words."""
+    kind = data.get("type")
+    first = err.errors()[0]
+    loc = [str(x) for x in first.get("loc", ()) if not (isinstance(x, str) and x == kind)]
+    where = ".".join(loc)
+    if first.get("type") == "union_tag_invalid" or (not where and "tag" in first.get("type", "")):
+        return f"{kind!r} is not a kind of move." if kind else "A move needs a type."
+    if first.get("type") == "union_tag_not_found":
+        return "A move needs a type (bid, par, buy_shares, lay_tile, ...)."
+    if first.get("type") == "missing":
+        return f"A {kind} move needs {where}."
+    value = first.get("input")
+    shown = repr(value) if not isinstance(value, dict | list) else type(value).__name__
+    return f"{where or 'the move'}: {shown} is not allowed ({first.get('msg', 'invalid')})."
 
 
 def dump_action(action: Any) -> dict[str, Any]:

@@ -14,3 +14,12 @@ class EngineError(ValueError):
         super().__init__(message)
         self.rule = rule
         self.action_id = action_id
+
+
+class EngineFault(RuntimeError):
+    """Not a ruling: the engine failed while applying a move (a bug). The game is left exactly
+    as it was before the move; the caller logs it and tells the user it was not made."""
+
+    def __init__(self, message: str, *, action_id: int | None = None) -> None:
+        super().__init__(message)
+        self.action_id = action_id

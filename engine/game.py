@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.actions import dump_action, parse_action
-from engine.errors import EngineError
+from engine.errors import EngineError, EngineFault
 from engine.flow.base import Round
 from engine.state import State
 
@@ -74,6 +74,18 @@ class Game:
             (str(p[0]), str(p[1])) if isinstance(p, (tuple, list)) else (str(p), str(p))
             for p in players
         ]
+        from engine.titles import TITLES
+
+        if title not in TITLES:
+            raise EngineError(f"Unknown title {title!r}: the engine plays {', '.join(TITLES)}.",
+                              rule="game.title")
+        limits = load_title_data(title).meta.get("players", {})
+        low, high = int(limits.get("min", 2)), int(limits.get("max", 8))
+        if not low <= len(self.players) <= high:
+            raise EngineError(f"{title} is for {low}-{high} players, not {len(self.players)}.",
+                              rule="game.players")
+        if len({p for p, _ in self.players}) != len(self.players):
+            raise EngineError("Each player needs a different id.", rule="game.players")
         known = {o["id"] for o in load_title_data(title).meta.get("optional_rules", [])}
         unknown = [o for o in self.options if o not in known]
         if unknown:
@@ -87,6 +99,11 @@ class Game:
         self._audits: list[Callable[[], str | None]] = []
         self.applied_count = 0
         self.raw_player_ids: dict[str, Any] = {}
+        # a real game's log being replayed (an 18xx.games import, also move by move): its
+        # logged values (revenues, the site's own checks, end_game, standing orders) are taken
+        # as logged. In every other game each move is checked against what the rules compute.
+        self.imported = False
+        self._trusting = False
         # the actions in effect that made the current state, in order, and snapshots of the
         # state after the first k of them: (k, snapshot)
         self._applied: list[Any] = []
@@ -117,34 +134,101 @@ class Game:
     def finished(self) -> bool:
         return self.state.finished
 
+    @property
+    def trusting_log(self) -> bool:
+        """True while replaying a recorded log (an import, a stored game, a rebuild after an
+        undo): its actions were accepted once, and an import's logged values stand (checked
+        later by the warnings). False for a live move, which must be legal as offered."""
+        return self._trusting
+
     # ------------------------------------------------------------------ apply
-    def apply(self, action: dict[str, Any] | Any) -> Any:
-        """Validate and apply one action; append it to the log; return the stored action."""
+    def apply(self, action: dict[str, Any] | Any, *, agreed: bool = False) -> Any:
+        """Validate and apply one action; append it to the log; return the stored action.
+
+        All or nothing: a refused move raises EngineError, any other failure EngineFault; in
+        both cases the state and the log are exactly as before. `agreed`: an `end_game` that
+        the game's players agreed on (the bot checks who may end it)."""
         act = parse_action(action)
-        if act.id is None:
-            next_id = (self.log[-1].id or len(self.log)) + 1 if self.log else 1
-            act = act.model_copy(update={"id": next_id})
+        last_id = (self.log[-1].id or len(self.log)) if self.log else 0
+        logged = self.imported
+        if act.id is None or (not logged and act.id != last_id + 1):
+            # a live move's id is the log's next one, whatever it claims
+            act = act.model_copy(update={"id": last_id + 1})
+        elif act.id <= last_id:
+            raise EngineError(f"Action ids follow the log: {act.id} is not after {last_id}.",
+                              rule="action.id")
+        try:
+            if not logged:
+                self._check_live(act, agreed)
+            if act.type not in ("undo", "redo", "message"):
+                from engine.validate import check_ids
+
+                check_ids(self, act)
+        except EngineError as err:
+            err.action_id = act.id
+            raise
+        except Exception as err:  # the checks change nothing: only report the fault
+            raise EngineFault(f"internal error checking action {act.id} ({act.type}): {err!r}",
+                              action_id=act.id) from err
         if act.type in ("undo", "redo"):
-            return self._undo_redo(act)
+            return self._guarded(act, lambda: self._undo_redo(act))
         if act.type == "message":
             self.log.append(act)
             return act
         if self.state.finished:
             raise EngineError("The game is over: no more moves.", rule="game.over")
+
+        def run() -> Any:
+            self._trusting = logged
+            try:
+                self._process(act)
+            finally:
+                self._trusting = False
+            stored = act
+            autos = self.title.take_auto_actions(self)
+            if autos:  # stored with the action, as the site records its automatic actions
+                stored = act.model_copy(update={"auto_actions": [*act.auto_actions, *autos]})
+            self.log.append(stored)
+            self._applied.append(stored)
+            if len(self._applied) % CHECKPOINT_EVERY == 0:
+                self._checkpoint()
+            return stored
+
+        return self._guarded(act, run)
+
+    def _guarded(self, act: Any, run: Callable[[], Any]) -> Any:
+        size = len(self.log)
         try:
-            self._process(act)
+            return run()
         except EngineError as err:
             err.action_id = act.id
+            del self.log[size:]
             self._rebuild()  # leave the state exactly as before the rejected move
             raise
-        autos = self.title.take_auto_actions(self)
-        if autos:  # stored with the action, as the site records its automatic actions
-            act = act.model_copy(update={"auto_actions": [*act.auto_actions, *autos]})
-        self.log.append(act)
-        self._applied.append(act)
-        if len(self._applied) % CHECKPOINT_EVERY == 0:
-            self._checkpoint()
-        return act
+        except Exception as err:
+            del self.log[size:]
+            self._rebuild()
+            raise EngineFault(f"internal error applying action {act.id} ({act.type}): {err!r}",
+                              action_id=act.id) from err
+
+    def _check_live(self, act: Any, agreed: bool) -> None:
+        """What a live move may not be: only what the legal answer offers is a move."""
+        if act.entity is None and act.type not in ("undo", "redo", "message"):
+            raise EngineError("A move names who makes it (its entity).", rule="action.entity")
+        if act.auto_actions:
+            raise EngineError("Automatic follow-up actions come only with an imported log; "
+                              "the engine makes them itself.", rule="action.auto_actions")
+        if act.type.startswith("program_") or act.type == "destination_connection":
+            raise EngineError("Standing orders (auto-buy, auto-pass) and the site's logged checks "
+                              "are not moves in this game.", rule="action.program")
+        if act.type == "end_game" and not agreed:
+            raise EngineError("A game ends early only when its players agree (in a bot game: "
+                              "all players, or the game's creator); it is not a move.",
+                              rule="game.end_game")
+        if act.type in ("buy_shares", "sell_shares"):
+            from engine.validate import check_claims
+
+            check_claims(self, act)
 
     # ------------------------------------------------------------------ snapshots
     def _memo(self) -> dict[int, Any]:
@@ -188,6 +272,10 @@ class Game:
             self._apply_auto(act)
             return
         self.last_hexes = ()
+        if act.type == "end_game":  # the site's manual end (agreed, or from an imported log)
+            self.state.finished = True
+            self.state.end_reason = self.state.end_reason or "manually_ended"
+            return
         self.round.process(act)
         self._settle()
         self._apply_auto(act)
@@ -210,22 +298,29 @@ class Game:
         self._reset()
         applied = 0
         effective = effective_actions(log)
-        for act in effective:
-            if act.type == "message":
-                continue
-            if before is not None:
-                before(self, act)
-            try:
-                self._process(act)
-            except EngineError as err:
-                err.action_id = act.id
-                self.applied_count = applied
-                # keep the log up to (not including) the rejected action
-                cut = log.index(act)
-                self.log = log[:cut]
-                self._rebuild()
-                raise
-            applied += 1
+        self._trusting = True
+        try:
+            for act in effective:
+                if act.type == "message":
+                    continue
+                if before is not None:
+                    before(self, act)
+                try:
+                    self._process(act)
+                except Exception as err:
+                    self.applied_count = applied
+                    # keep the log up to (not including) the rejected action
+                    cut = log.index(act)
+                    self.log = log[:cut]
+                    self._rebuild()
+                    if isinstance(err, EngineError):
+                        err.action_id = act.id
+                        raise
+                    raise EngineFault(f"internal error replaying action {act.id} ({act.type}): "
+                                      f"{err!r}", action_id=act.id) from err
+                applied += 1
+        finally:
+            self._trusting = False
         self.log = log
         self.applied_count = applied
         self._applied = [a for a in effective if a.type != "message"]
@@ -244,12 +339,17 @@ class Game:
 
     def _rebuild(self) -> None:
         """Make the state that of the actions in effect in the log (after a refusal, an undo or
-        a redo), from the latest snapshot that still holds."""
+        a redo), from the latest snapshot that still holds. The log's actions were accepted
+        once: they are replayed as a recorded log."""
         effective = [a for a in effective_actions(self.log) if a.type != "message"]
         start = self._restore(effective)
-        for act in effective[start:]:
-            self._process(act)
-            self._applied.append(act)
+        self._trusting = True
+        try:
+            for act in effective[start:]:
+                self._process(act)
+                self._applied.append(act)
+        finally:
+            self._trusting = False
         if len(effective) - start > CHECKPOINT_EVERY:
             self._checkpoint()  # a long replay (the first refusal after a load): not twice
 

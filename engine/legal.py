@@ -78,7 +78,7 @@ def legal_moves(game: Game) -> Legal:
     elif rnd.kind == "operating":
         corp = rnd.corp()  # type: ignore[attr-defined]
         if "lay_tile" in kinds:
-            base["tiles"] = tile_options(game, corp)
+            base["tiles"] = tile_options(game, corp, lay=t.next_lay(game, rnd, corp))  # type: ignore[arg-type]
         if "place_token" in kinds:
             cost = t.next_token_cost(game, corp) or 0
             base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
@@ -100,8 +100,11 @@ def legal_moves(game: Game) -> Legal:
     return Legal(**base)
 
 
-def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]]:
-    """Every legal (tile, rotations) per hex for the corporation's next lay."""
+def tile_options(game: Game, corp: Any, *, lay: dict[str, Any] | None = None
+                 ) -> dict[str, list[tuple[str, list[int]]]]:
+    """Every legal (tile, rotations) per hex for the corporation's next lay. With `lay` (the
+    corporation's next normal lay) only the kinds it allows (a yellow lay on an empty hex, an
+    upgrade) on hexes whose terrain it can pay for; without it (a private's free lay) any."""
     t, st, data = game.title, game.state, game.title.data
     reach = t.reach(game, corp)
     candidates = set(reach.connected_hexes) | {h for h, _ in reach.edges}
@@ -113,6 +116,11 @@ def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]
         h = data.hexes.get(hex_name)
         if h is None or not h.tileable:
             continue
+        if lay is not None:
+            if not lay.get("upgrade" if t.is_upgrade(game, hex_name) else "lay"):
+                continue
+            if t.terrain_cost(game, corp, hex_name) > corp.cash:
+                continue
         for color, options in h.possible_tiles.items():
             if color not in colors:
                 continue
@@ -123,7 +131,8 @@ def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]
                 tile = data.tiles[name]
                 ok = [r for r in rots
                       if tiles.lay_error(data, st, hex_name, tile, r, colors) is None
-                      and t.connection_error(game, corp, hex_name, tile, r) is None]
+                      and t.connection_error(game, corp, hex_name, tile, r) is None
+                      and (lay is None or t.track_restriction_error(game, corp, hex_name, tile, r) is None)]
                 if ok:
                     out.setdefault(hex_name, []).append((free[0], ok))
     return out
@@ -162,14 +171,8 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
     st = game.state
     for corp_id, pcts in lg.sell_shares:
         corp = st.corporations[corp_id]
-        held = [c for c in corp.certs if c.owner == lg.entity]
         for pct in pcts:
-            picked, total = [], 0
-            for c in sorted(held, key=lambda c: (c.president, c.id)):
-                if total >= pct:
-                    break
-                picked.append(c.id)
-                total += c.percent
+            picked = [c.id for c in shares.pick_for_sale(corp, str(lg.entity), pct)]
             acts.append({**e, "type": "sell_shares", "shares": picked, "percent": pct})
     n = 0
     for hex_name, opts in lg.tiles.items():
@@ -219,8 +222,18 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
         acts.append({**e, "type": "pass"})
     if "bankrupt" in lg.kinds:
         acts.append({**e, "type": "bankrupt"})
-    if "sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player:
-        # forced train purchase: the president may sell
+    titled_sales = any(c.get("type") == "sell_shares" and c.get("entity_type") == "player"
+                       for c in lg.choices)
+    needed = getattr(game.title, "ebuy_needed", None)
+    corp_now = st.corporations.get(lg.entity)
+    short = True
+    if needed is not None and corp_now is not None and lg.player:
+        # never offer a sale once the company and its president have the cheapest train's price
+        short = corp_now.cash + st.player(lg.player).cash < needed(game)
+    if ("sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player and not titled_sales
+            and short):
+        # forced train purchase: the president may sell (unless the title lists the sales
+        # it allows among its choices)
         for corp in st.corporations.values():
             for c in corp.certs:
                 if c.owner == lg.player and not c.president:

@@ -19,6 +19,9 @@ class Cert:
     percent: int
     president: bool
     owner: str = IPO  # IPO | MARKET | player id | corporation id
+    # acquisition order: raised (per corporation) each time the certificate changes holder, so
+    # that each holder keeps its certificates in the order it got them (shares.move)
+    seq: int = 0
 
 
 @dataclass(slots=True)
@@ -78,6 +81,7 @@ class Corporation:
     ipoed: bool = False
     closed: bool = False
     operated_turns: int = 0  # operating turns taken so far
+    cert_moves: int = 0  # last acquisition number given to one of its certificates (Cert.seq)
     extra: dict[str, object] = field(default_factory=dict)  # declared title state
 
 

@@ -254,7 +254,7 @@ class Title(OperatingRules):
         cost = (corp.par or 0) * pres.percent // 10
         st.player(pid).cash -= cost
         st.bank.cash += cost
-        pres.owner = pid
+        shares.move(corp, pres, pid)
         self.float_check(game, corp)
 
     def do_buy_cert(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert,
@@ -262,9 +262,15 @@ class Title(OperatingRules):
         st = game.state
         st.player(pid).cash -= price
         st.bank.cash += price
-        cert.owner = pid
-        shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
+        shares.move(corp, cert, pid)
+        shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp),
+                                 self.presidency_swap_pick)
         self.float_check(game, corp)
+
+    def presidency_swap_pick(self, corp: Corporation, held: list[Cert], count: int) -> list[Cert]:
+        """The `count` certificates a new president hands over for the president's certificate,
+        from his certificates in acquisition order (default: the first acquired)."""
+        return shares.first_acquired(corp, held, count)
 
     def sale_proceeds(self, corp: Corporation, price: int, pct: int) -> int:
         """What the seller of `pct` percent at `price` a share receives."""
@@ -273,7 +279,8 @@ class Title(OperatingRules):
     def after_sell(self, game: Game, corp: Corporation, pct: int) -> None:
         pass
 
-    def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
+    def move_on_sale(self, game: Game, corp: Corporation, pct: int, bundle: tuple[str, ...] = ()) -> None:
+        """The price after a sale of `pct` percent (`bundle`: the certificates sold, in order)."""
         from engine.core import market as mk
 
         if corp.cell is not None:

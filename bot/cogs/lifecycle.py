@@ -53,6 +53,12 @@ class Lifecycle(commands.Cog):
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "abandon")
 
+    @app_commands.command(
+        name="end", description="End this game now, scored as it stands (its creator or admins)"
+    )
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "end")
+
     @app_commands.command(name="export", description="Export this game as an 18xx.games JSON file")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "export")

@@ -409,6 +409,16 @@ class Store:
             return None
         return UndoRequest(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), str(r[5]))
 
+    async def pending_undo_request(self, game_id: int, log_length: int) -> UndoRequest | None:
+        """The request still waiting for an answer about this game's latest move, if any."""
+        async with self._db.execute(
+            "SELECT id FROM undo_requests WHERE game_id = ? AND log_length = ?"
+            " AND status = 'pending' ORDER BY id LIMIT 1",
+            (game_id, log_length),
+        ) as cur:
+            r = await cur.fetchone()
+        return None if r is None else await self.undo_request(int(r[0]))
+
     async def close_undo_request(self, request_id: int, status: str) -> bool:
         """Move a pending request to `status`; False if it was no longer pending."""
         cur = await self._write(

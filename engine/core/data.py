@@ -47,6 +47,9 @@ class Node:
     reserved_for: tuple[str, ...] = ()
     destination_of: tuple[str, ...] = ()
     revenue_by_phase: dict[str, int] | None = None
+    # an off-centre town: the (unrotated) tile edge it sits by; track from its other edges
+    # reaches it on one shared stub (see engine.routes.graph)
+    loc: int | None = None
 
     def value(self, phase: str | None = None) -> int:
         if isinstance(self.revenue, int):
@@ -162,6 +165,7 @@ def _nodes(kind: str, items: list[dict[str, Any]] | None) -> tuple[Node, ...]:
                 reserved_for=tuple(n.get("reserved_for", ())),
                 destination_of=tuple(n.get("destination_of", ())),
                 revenue_by_phase=n.get("revenue_by_phase"),
+                loc=n.get("loc"),
             )
         )
     return tuple(out)

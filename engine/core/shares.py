@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.state import IPO, MARKET, Cert, Corporation
 
 
@@ -9,8 +11,31 @@ def percent(corp: Corporation, owner: str) -> int:
     return sum(c.percent for c in corp.certs if c.owner == owner)
 
 
+def _place(corp: Corporation, owner: str) -> str:
+    """The holder as the site keeps lists: a corporation's treasury is its offering (IPO)."""
+    return IPO if owner == corp.id else owner
+
+
+def move(corp: Corporation, cert: Cert, owner: str) -> None:
+    """Hand `cert` to `owner`; it goes to the end of the new holder's list (acquisition order).
+
+    A move between the offering and the corporation's own treasury (1870 reissue) is no move on
+    the site: both are the corporation's list, and the certificate keeps its place there."""
+    if _place(corp, cert.owner) != _place(corp, owner):
+        corp.cert_moves += 1
+        cert.seq = corp.cert_moves
+    cert.owner = owner
+
+
 def certs_of(corp: Corporation, owner: str) -> list[Cert]:
-    return [c for c in corp.certs if c.owner == owner]
+    """`owner`'s certificates of `corp` in the order he acquired them (unmoved ones in
+    certificate order)."""
+    return sorted((c for c in corp.certs if c.owner == owner), key=lambda c: c.seq)
+
+
+def share_percent(corp: Corporation) -> int:
+    """The size of an ordinary share (the first ordinary certificate's percent)."""
+    return next((c.percent for c in corp.certs if not c.president), 10)
 
 
 def president(corp: Corporation) -> str | None:
@@ -29,63 +54,84 @@ def sold_out(corp: Corporation) -> bool:
     return all(c.owner not in (IPO, MARKET, corp.id) for c in corp.certs)
 
 
-def update_presidency(corp: Corporation, players: list[str], previous: str | None) -> str | None:
-    """Hand the president's certificate to the player with the most shares.
+SwapPick = Callable[[Corporation, list[Cert], int], list[Cert]]
 
-    A tie keeps the current president; if the president lost the lead, the first tied player
-    clockwise from the outgoing president takes it. The new president gives the outgoing one
-    ordinary certificates of the same total percent in exchange. Returns the new president.
-    """
+
+def first_acquired(corp: Corporation, held: list[Cert], count: int) -> list[Cert]:
+    """The certificates a new president hands over for the president's certificate: as on the
+    site, the first `count` of his list (the earliest acquired)."""
+    return held[:count]
+
+
+def update_presidency(corp: Corporation, players: list[str], previous: str | None,
+                      pick: SwapPick | None = None, *, seller: str | None = None,
+                      kept: int = 0) -> str | None:
+    """Settle the presidency after certificates moved, as on the site; returns the president.
+
+    `previous` (the president before the move) keeps it while no player holds more. Otherwise
+    the player holding the most, at least the president's certificate's percent, takes it (on a
+    tie the first clockwise from `previous`): he hands over as many certificates as the
+    president's certificate counts shares (20% = 2), chosen by `pick` (default: the first he
+    acquired), to `previous` if `previous` still holds at least the president's certificate's
+    percent, else to the market; they go to the end of the receiver's list.
+
+    A sale by `seller` of a bundle worth `kept` percent more than the percent sold (the
+    president's certificate sold as part of a smaller sale): the seller still owns that part,
+    and once the presidency is settled he gets it back as the first certificates of the
+    market's list."""
     pres_cert = president_cert(corp)
-    current = pres_cert.owner if pres_cert.owner in players else None
+    unit = share_percent(corp)
     held = {p: percent(corp, p) for p in players}
+    if seller in held:
+        held[seller] += kept
     best = max(held.values(), default=0)
-    if best == 0:
-        return current
-    if current is not None and held[current] >= best:
-        return current
-    start = players.index(previous) if previous in players else 0
-    order = players[start + 1 :] + players[: start + 1]
-    new = next(p for p in order if held[p] == best)
-    if new == current:
-        return current
-    # exchange: new president hands over ordinary certs worth the president's certificate
-    need = pres_cert.percent
-    give: list[Cert] = []
-    # larger certificates first, so that half shares (18MEX NdM 5%) go only when needed
-    for c in sorted(certs_of(corp, new), key=lambda c: (c.president, -c.percent, _cert_index(c))):
-        if c.president or need <= 0:
-            continue
-        if c.percent <= need:
-            give.append(c)
-            need -= c.percent
-    if need != 0:  # cannot exchange exactly; the presidency stays put
-        return current
-    old_owner = pres_cert.owner
-    for c in give:
-        c.owner = old_owner
-    pres_cert.owner = new
-    return new
-
-
-def _cert_index(c: Cert) -> int:
-    try:
-        return int(c.id.rsplit("_", 1)[1])
-    except (IndexError, ValueError):
-        return 0
+    result = president(corp)
+    if best > 0 and not (previous in held and held[previous] == best):
+        start = players.index(previous) if previous in players else len(players) - 1
+        order = players[start + 1 :] + players[: start + 1]
+        new = next((p for p in order if held[p] == best and held[p] >= pres_cert.percent), None)
+        if new is not None and new != pres_cert.owner:
+            if previous in held:
+                swap_to = previous if percent(corp, previous) >= pres_cert.percent else MARKET
+            else:  # no president yet: the certificates go where the president's certificate was
+                swap_to = pres_cert.owner
+            mine = [c for c in certs_of(corp, new) if not c.president]
+            for c in (pick or first_acquired)(corp, mine, pres_cert.percent // unit):
+                move(corp, c, swap_to)
+            move(corp, pres_cert, new)
+            result = new
+    if seller is not None and kept > 0:
+        for c in certs_of(corp, MARKET)[: kept // unit]:
+            move(corp, c, seller)
+    return result
 
 
 def pick_for_sale(corp: Corporation, owner: str, pct: int) -> list[Cert]:
-    """Certificates of `owner` making up `pct` percent: ordinary ones first (latest first),
-    then the president's certificate if the ordinary ones are not enough."""
-    ordinary = sorted((c for c in certs_of(corp, owner) if not c.president),
-                      key=_cert_index, reverse=True)
+    """Certificates of `owner` making up `pct` percent, as the site's sale bundles are made up:
+    his certificates in acquisition order, the smallest first and the president's last, taken
+    from the start until they make `pct`; or all of them, the president's certificate partly
+    sold (a partial bundle: what is not sold comes back from the market), when `pct` falls short
+    of all he holds by less than the president's certificate is over an ordinary share.
+    Shares of the ordinary size are tried first (18MEX: a 5% NdM certificate sells on its own)."""
+    unit = share_percent(corp)
+    held = certs_of(corp, owner)
+    for group in ([c for c in held if c.percent >= unit], held):
+        ordered = sorted(group, key=lambda c: (c.president, c.percent))
+        total = 0
+        for i, c in enumerate(ordered):
+            total += c.percent
+            if total == pct:
+                return ordered[: i + 1]
+        if ordered and ordered[-1].president and total - pct in range(
+                unit, ordered[-1].percent - unit + 1, unit):
+            return ordered
+    # no such bundle: the ordinary certificates that fit, then the president's certificate
     picked: list[Cert] = []
     total = 0
-    for c in ordinary:
-        if total + c.percent <= pct:
+    for c in held:
+        if not c.president and total + c.percent <= pct:
             picked.append(c)
             total += c.percent
     if total < pct:
-        picked += [c for c in certs_of(corp, owner) if c.president]
+        picked += [c for c in held if c.president]
     return picked

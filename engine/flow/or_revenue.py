@@ -40,17 +40,26 @@ class RevenueRules(OperatingHost):
         if len(set(ids)) != len(ids):
             raise EngineError("Each train may run only one route.", rule="route.one_per_train")
         logged = [r.revenue for r in action.routes]
-        if action.routes and all(v is not None for v in logged) and not game.strict_revenue:
-            # a logged revenue is kept as it is (the site does the same); checking it against
-            # the rules is deferred until someone asks for the warnings
+        if (action.routes and all(v is not None for v in logged) and game.trusting_log
+                and not game.strict_revenue):
+            # an imported game's logged revenue is kept as it is (the site does the same);
+            # checking it against the rules is deferred until someone asks for the warnings
             revenues = [int(v or 0) for v in logged]
             game.defer_audit(self._route_audit(
                 self.board(game), corp.id, {i: self.train_spec(game, trains[i]) for i in ids},
                 action, self.route_rules(game, corp), revenues))
         else:
+            # a live move: the rules compute the revenue, and a claimed figure must match it
             revenues = score_routes(self.board(game), corp.id,
                                     {i: self.train_spec(game, trains[i]) for i in ids},
                                     action.routes, self.route_rules(game, corp)) if action.routes else []
+            for r, worth in zip(action.routes, revenues, strict=True):
+                if r.revenue is not None and r.revenue != worth:
+                    raise EngineError(f"{r.train}'s route is worth ${worth}, not ${r.revenue}.",
+                                      rule="route.revenue")
+            if action.extra_revenue and not game.trusting_log:
+                raise EngineError(f"The rules give no extra revenue here, not "
+                                  f"${action.extra_revenue}.", rule="route.revenue")
         total = sum(revenues) + (action.extra_revenue or 0)
         for i in ids:
             trains[i].operated = True

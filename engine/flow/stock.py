@@ -209,6 +209,10 @@ class StockRound(Round):
     # ------------------------------------------------------------ processing
     def process(self, action: Any) -> None:
         pid = str(action.entity)
+        if not any(p.id == pid for p in self.game.state.players):
+            raise EngineError(
+                f"It is {self.game.player_name(self.player_id())}'s turn in the stock round, "
+                f"not {pid}'s.", rule="turn.wrong_player")
         if action.type in self.title.extra_stock_kinds(self.game, self, pid) or (
             action.type not in ("buy_shares", "par", "sell_shares", "pass")
         ):
@@ -364,48 +368,38 @@ class StockRound(Round):
         t.after_sell(g, corp, pct)
 
 
+def sale_bundle(corp: Corporation, pid: str, certs: list[Cert], pct: int) -> list[Cert]:
+    """The certificates that go to the market for a sale of `pct` percent: those named, in the
+    order named, when they make up the sale (all of it, or more when the president's
+    certificate is among them: a partial sale); else the ones the engine picks."""
+    named = [c for c in certs if c.owner == pid]
+    total = sum(c.percent for c in named)
+    if named and len(named) == len(certs) and (
+            total == pct or (total > pct and any(c.president for c in named))):
+        return named
+    return shares.pick_for_sale(corp, pid, pct)
+
+
 def sell_certs(game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: int) -> None:
-    """Move `pct` percent of `pid`'s holding in `corp` to the market, paying the seller, then
-    move the price and settle the presidency."""
+    """Sell `pct` percent of `pid`'s holding in `corp` to the market, as on the site: the
+    bundle's certificates go to the market in its order, the presidency is settled
+    (shares.update_presidency: a partial bundle's unsold part comes back from the market), the
+    seller is paid and the price moves."""
     t, st = game.title, game.state
     price = t.share_price(corp)
     players = [p.id for p in st.players]
-    pres = shares.president_cert(corp)
-    if pres.owner == pid and shares.percent(corp, pid) - pct < pres.percent:
-        # the president's certificate goes to the player with the most shares
-        held = {p: shares.percent(corp, p) for p in players if p != pid}
-        best = max(held.values())
-        start = players.index(pid)
-        order = players[start + 1 :] + players[:start]
-        new = next(p for p in order if held[p] == best)
-        need = pres.percent
-        for c in sorted(shares.certs_of(corp, new), key=lambda c: (-c.percent, c.id)):
-            if need <= 0:
-                break
-            if not c.president and c.percent <= need:
-                c.owner = pid
-                need -= c.percent
-        pres.owner = new
-    remaining = pct
-    ordinary = [c for c in certs if not c.president and c.owner == pid]
-    others = [c for c in shares.certs_of(corp, pid) if not c.president and c not in ordinary]
-    for c in ordinary + others[::-1]:
-        if remaining <= 0:
-            break
-        if c.percent <= remaining:
-            c.owner = MARKET
-            remaining -= c.percent
-    if remaining:
+    previous = shares.president(corp)
+    bundle = sale_bundle(corp, pid, certs, pct)
+    total = sum(c.percent for c in bundle)
+    if total < pct or (total > pct and not any(c.president for c in bundle)):
         raise EngineError(f"You cannot sell exactly {pct}% of {corp.id}.", rule="stock.sell")
+    for c in bundle:
+        shares.move(corp, c, MARKET)
+    shares.update_presidency(corp, players, previous, t.presidency_swap_pick, seller=pid, kept=total - pct)
     amount = t.sale_proceeds(corp, price, pct)
     st.player(pid).cash += amount
     st.bank.cash -= amount
-    t.move_on_sale(game, corp, pct)
-    shares.update_presidency(corp, players, pid)
-
-
-def move_cert_to(game: Game, corp: Corporation, cert: Cert, owner: str) -> None:
-    cert.owner = owner
+    t.move_on_sale(game, corp, pct, tuple(c.id for c in bundle))
 
 
 def par_place(game: Game, corp: Corporation, cell: tuple[int, int]) -> None:

@@ -10,8 +10,96 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from engine.core import shares
+from engine.errors import EngineError
 from engine.game import Game
+
+MAX_ACTIONS = 20_000  # the longest real games have about 1,000 actions
+MAX_PLAYERS = 8
+
+
+class ExportPlayer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    id: int | str | None = None
+    name: str | None = Field(default=None, max_length=100)
+
+
+class ExportSettings(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    optional_rules: list[str] | None = Field(default=None, max_length=50)
+
+
+class ExportAction(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    id: int = Field(ge=0)
+    type: str = Field(max_length=40)
+
+
+class Export(BaseModel):
+    """The shape of an 18xx.games export, as far as an import reads it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    title: str = Field(max_length=40)
+    players: list[ExportPlayer] = Field(max_length=MAX_PLAYERS)
+    settings: ExportSettings | None = None
+    actions: list[ExportAction] = Field(default_factory=list)
+
+
+def check_export(data: Any) -> Export:
+    """Refuse (EngineError) an export that is not one: its shape, title, options, players
+    (known count, unique ids) and its actions (each with an id, in order, not too many)."""
+    from engine.core.data import load_title_data
+    from engine.titles import TITLES
+
+    if not isinstance(data, dict):
+        raise EngineError("This is not an 18xx.games game export (an object with title, players "
+                          "and actions).", rule="import.shape")
+    actions = data.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:
+        raise EngineError(f"The export has {len(actions)} actions; an import takes at most "
+                          f"{MAX_ACTIONS}.", rule="import.size")
+    try:
+        export = Export.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first.get("loc", ()))
+        raise EngineError(f"This is not an 18xx.games game export: {where or 'the file'} "
+                          f"{first.get('msg', 'is invalid').lower()}.", rule="import.shape") from None
+    if export.title not in TITLES:
+        raise EngineError(f"This export is of {export.title!r}: the bot plays the titles "
+                          f"{', '.join(TITLES)}.", rule="import.title")
+    limits = load_title_data(export.title).meta.get("players", {})
+    low, high = int(limits.get("min", 2)), int(limits.get("max", MAX_PLAYERS))
+    if not low <= len(export.players) <= high:
+        raise EngineError(f"{export.title} is for {low}-{high} players; the export has "
+                          f"{len(export.players)}.", rule="import.players")
+    keys = []
+    for p in export.players:
+        if p.id is None and p.name is None:
+            raise EngineError("Every player of the export needs an id or a name.",
+                              rule="import.players")
+        keys.append(str(p.id) if p.id is not None else str(p.name))
+    if len(set(keys)) != len(keys):
+        raise EngineError("Two players of the export have the same id.", rule="import.players")
+    known = {o["id"] for o in load_title_data(export.title).meta.get("optional_rules", [])}
+    unknown = [o for o in (export.settings.optional_rules or []) if o not in known] \
+        if export.settings else []
+    if unknown:
+        raise EngineError(f"{export.title} has no option {', '.join(unknown)}.",
+                          rule="import.option")
+    last = 0
+    for a in export.actions:
+        if a.id <= last:
+            raise EngineError(f"The export's action ids are out of order: {a.id} after {last}.",
+                              rule="import.order")
+        last = a.id
+    return export
 
 
 def _player_key(p: dict[str, Any]) -> str:
@@ -34,12 +122,16 @@ def _normalise(action: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
 
 def start_from_export(data: dict[str, Any]) -> tuple[Game, list[dict[str, Any]]]:
     """A new Game with the export's title, players and options, and the export's actions
-    (normalised to our ids), not yet applied."""
+    (normalised to our ids), not yet applied. The game is an import (`Game.imported`): the
+    actions are a real game's log, and applied through `Game.apply` too their logged values
+    stand."""
+    check_export(data)
     players = [(_player_key(p), str(p.get("name", _player_key(p)))) for p in data["players"]]
     names = {str(p.get("name")): _player_key(p) for p in data["players"] if p.get("id") is None}
     options = (data.get("settings") or {}).get("optional_rules") or []
     game = Game(data["title"], players, options)
     game.raw_player_ids = {_player_key(p): p.get("id", p.get("name")) for p in data["players"]}
+    game.imported = True
     return game, [_normalise(a, names) for a in data.get("actions", [])]
 
 

@@ -22,7 +22,8 @@ def _load(path: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("fixture", "expect"),
     [
-        ("1870/1870_game_end_bank.json", {"redeem", "connect", "assign", "discard"}),
+        pytest.param("1870/1870_game_end_bank.json", {"redeem", "connect", "assign", "discard"},
+                     marks=pytest.mark.slow),  # 923 commands: about 2 minutes
         ("18MEX/13315.json", {"merge"}),
     ],
 )
@@ -41,6 +42,29 @@ async def test_recorded_title_game_as_slash_commands(
     assert live.game.result() == {str(users[p].id): v for p, v in data["result"].items()}
     record = await env.service.store.game(1)
     assert record is not None and record.status == "finished"
+    assert images > 0
+
+
+async def test_short_1870_game_as_slash_commands(env: Env) -> None:
+    """The default run's 1870 game through the bot (the long one above is marked slow): a real
+    game of 203 commands with /assign and /redeem, typed up to its last move (a connection run
+    that the site started by its own check, which typed commands do not reproduce); the bot's
+    game then equals the engine's."""
+    from engine.game import Game
+    from engine.io.export18xx import end_state
+    from tests.bot.replay import command_for
+
+    data = _load("1870/34110.json")
+    typed = typed_actions(effective_log(data))[:-1]
+    assert {"assign", "redeem"} <= {command_for(a)[0] for a in typed}
+    sent, images, users = await replay_as_commands(env, data, typed)
+    live = await env.service._live(1)
+    ref = Game("1870", [(str(users[str(p["id"])].id), "x") for p in data["players"]], [])
+    ids = {str(p["id"]): str(users[str(p["id"])].id) for p in data["players"]}
+    for a in typed:
+        ref.apply({**a, "entity": ids.get(str(a["entity"]), a["entity"])})
+    assert end_state(live.game)["corporations"] == end_state(ref)["corporations"]
+    assert live.game.result() == ref.result()
     assert images > 0
 
 

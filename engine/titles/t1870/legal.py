@@ -21,9 +21,11 @@ CLEARED = ("bids", "pars", "buy_shares", "sell_shares", "tiles", "token_cities",
 def protection_bundle(game: Game, sale: dict[str, Any]) -> list[str]:
     """The market certificates that make up a queued sale (what a protection buys back)."""
     corp = game.state.corporations[sale["corp"]]
+    pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]
+    sold = list(sale.get("certs", []))
     need, out = sale["pct"], []
-    for c in corp.certs:
-        if c.owner == MARKET and not c.president and c.percent <= need:
+    for c in [c for sid in sold for c in pool if c.id == sid] + [c for c in pool if c.id not in sold]:
+        if c.percent <= need:
             out.append(c.id)
             need -= c.percent
     return out
@@ -64,26 +66,27 @@ def _stock(game: Game, base: dict[str, Any]) -> None:
                 # the site's shape: no price (it compares the bundle with its own, unpriced)
                 out.append({**e, "type": "buy_shares", "shares": [cert], "percent": 10})
         if rnd.reissue_error(pid, corp) is None:
-            held = [c for c in corp.certs if c.owner == corp.id]
+            held = shares.certs_of(corp, corp.id)
             out.append({**e, "type": "sell_shares", "shares": [c.id for c in held],
                         "percent": sum(c.percent for c in held), "share_price": rnd.reissue_par(corp)})
 
 
 def redeemable(game: Game, corp: Any, pid: str) -> list[str]:
     """Certificates the corporation may redeem: the market's if it holds any, else an ordinary
-    share of any holder (the president's own unless his holding equals the largest other)."""
-    pool = [c.id for c in corp.certs if c.owner == MARKET and not c.president]
+    share of any holder (the president's own unless his holding equals the largest other); as
+    on the site, the first of the market's list, or each holder's first ordinary share."""
+    pool = [c.id for c in shares.certs_of(corp, MARKET) if not c.president]
     if pool:
         return pool[:1]
     st = game.state
     held = {p.id: shares.percent(corp, p.id) for p in st.players}
     top_other = max((v for p, v in held.items() if p != pid), default=0)
-    out: dict[str, str] = {}
-    for c in corp.certs:
-        if (c.owner in held and not c.president and c.percent == 10 and c.owner not in out
-                and not (c.owner == pid and held[pid] == top_other)):
-            out[str(c.owner)] = c.id
-    return list(out.values())
+    out: list[str] = []
+    for p in st.players:
+        first = next((c for c in shares.certs_of(corp, p.id) if not c.president), None)
+        if first is not None and first.percent == 10 and not (p.id == pid and held[pid] == top_other):
+            out.append(first.id)
+    return out
 
 
 def _operating(game: Game, base: dict[str, Any]) -> None:

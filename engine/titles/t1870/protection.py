@@ -51,15 +51,19 @@ def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) ->
     st, t = game.state, game.title
     corp = st.corporations[sale["corp"]]
     price = t.share_price(corp)
-    pool = [c for c in corp.certs if c.owner == MARKET and not c.president]
-    wanted = [c for c in pool if c.id in share_ids]
+    # as on the site, the bundle sold comes back, in its order, whatever the action names (a
+    # sale recorded without its certificates: those named, then the first of the market's list)
+    pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]
+    named = list(sale.get("certs", [])) or [sid for sid in share_ids if sid != corp.id]
+    wanted = [c for sid in named for c in pool if c.id == sid]
     rest = [c for c in pool if c not in wanted]
     need = sale["pct"]
+    previous = shares.president(corp)
     for c in wanted + rest:
         if need <= 0:
             break
         if c.percent <= need:
-            c.owner = pid
+            shares.move(corp, c, pid)
             need -= c.percent
     if need:
         raise EngineError(f"The {sale['pct']}% of {corp.id} sold is no longer in the market.",
@@ -67,7 +71,7 @@ def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) ->
     cost = price * sale["pct"] // 10
     st.player(pid).cash -= cost
     st.bank.cash += cost
-    shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
+    shares.update_presidency(corp, [p.id for p in st.players], previous, t.presidency_swap_pick)
 
 
 def decline(game: Game, sale: dict[str, Any]) -> None:

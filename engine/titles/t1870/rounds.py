@@ -39,7 +39,7 @@ class Auction1870(WaterfallAuction):
         if item in SHARE_COMPANIES:
             cert_id = SHARE_COMPANIES[item]
             corp = st.corporations[cert_id.rsplit("_", 1)[0]]
-            _cert(corp, cert_id).owner = pid
+            shares.move(corp, _cert(corp, cert_id), pid)
             if _cert(corp, cert_id).president:
                 self.pending_par.append((pid, corp.id))
 
@@ -293,7 +293,7 @@ class StockRound1870(StockRound):
         if err:
             raise EngineError(err, rule="redeem.refused")
         price = t.share_price(corp)
-        pool = [c for c in corp.certs if c.owner == MARKET]
+        pool = shares.certs_of(corp, MARKET)  # the site redeems the first of the market's list
         cert = next((c for c in corp.certs if c.id in action.shares), None)
         if pool:
             cert = cert if cert in pool else pool[0]
@@ -312,7 +312,7 @@ class StockRound1870(StockRound):
             st.bank.cash += price
         else:
             st.player(seller).cash += price
-        cert.owner = corp.id
+        shares.move(corp, cert, corp.id)
         self.redeemed.add(corp.id)
 
     def reissue_error(self, pid: str, corp: Corporation) -> str | None:
@@ -341,7 +341,7 @@ class StockRound1870(StockRound):
                               rule="reissue.refused")
         corp.par = self.reissue_par(corp)
         for c in held:
-            c.owner = IPO
+            shares.move(corp, c, IPO)  # treasury and offering are one list: it keeps its place
         if corp.id not in st.extra["reissued"]:  # type: ignore[operator]
             st.extra["reissued"].append(corp.id)  # type: ignore[attr-defined]
 
@@ -440,7 +440,7 @@ class OperatingRound1870(OperatingRound):
             t.discard_train(g, corp, action)
             self._settle()
             return
-        if action.type == "choose" and not self.conn_runs:
+        if action.type == "choose" and not self.conn_runs and g.trusting_log:
             corp = st.corporations.get(str(action.entity))
             if corp is not None and t.destination_hex(corp):  # a connection the log knew about
                 self.conn_runs.append(corp.id)

@@ -221,19 +221,21 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             corp.cash += price  # incremental after a reissue
         else:
             st.bank.cash += price
-        cert.owner = pid
-        shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp))
+        shares.move(corp, cert, pid)
+        shares.update_presidency(corp, [p.id for p in st.players], shares.president(corp),
+                                 self.presidency_swap_pick)
         self.float_check(game, corp)
 
-    def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
-        """A sale does not move the price yet: it waits in the price-protection queue. The bank
-        has just paid the seller: proceeds it could not cover break it (as any payment)."""
+    def move_on_sale(self, game: Game, corp: Corporation, pct: int, bundle: tuple[str, ...] = ()) -> None:
+        """A sale does not move the price yet: it waits in the price-protection queue with the
+        certificates sold (`bundle`, what a protection buys back). The bank has just paid the
+        seller: proceeds it could not cover break it (as any payment)."""
         st = game.state
         if st.bank.cash < 0:
             st.extra["bank_broken"] = True
         seller, pres = getattr(self, "_sale_context", (None, None))
         st.extra["sell_queue"].append({  # type: ignore[attr-defined]
-            "corp": corp.id, "pct": pct, "president": pres, "seller": seller,
+            "corp": corp.id, "pct": pct, "president": pres, "seller": seller, "certs": list(bundle),
         })
 
     def end_of_stock_round(self, game: Game, rnd: Any) -> None:

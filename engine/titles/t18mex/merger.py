@@ -117,18 +117,18 @@ class MergerRules:
             for cert in [c for c in major.certs if c.owner == pid]:
                 if cert.president:
                     before = shares.president(ndm)
-                    next(c for c in ndm.certs if c.id == MERGE_CERT).owner = pid
-                    shares.update_presidency(ndm, players, before)
+                    shares.move(ndm, next(c for c in ndm.certs if c.id == MERGE_CERT), pid)
+                    shares.update_presidency(ndm, players, before,
+                                             self.presidency_swap_pick)  # type: ignore[attr-defined]
                 else:
                     refund += half
-                cert.owner = IPO  # out of the game with its company
+                shares.move(major, cert, IPO)  # out of the game with its company
             if refund > 0:
                 amount = math.ceil(refund)
                 st.player(pid).cash += amount
                 st.bank.cash -= amount
-        for cert in major.certs:
-            if cert.owner == MARKET:
-                cert.owner = IPO
+        for cert in shares.certs_of(major, MARKET):
+            shares.move(major, cert, IPO)
         self._swap_tokens(game, major, ndm)
         ndm.cash += major.cash
         major.cash = 0

@@ -41,6 +41,18 @@ class MexOperatingRules:
         if corp.kind == "corporation":
             self.pay_mail(game, corp)
 
+    def place_home_token(self, game: Game, corp: Corporation) -> None:
+        """The home token is the charter's first token (as on the site): it goes down when the
+        company starts operating unless that token is down already, even if other tokens are
+        on the map (the NdM merged into before its first turn holds the merged tokens)."""
+        if corp.home is None or not corp.tokens or corp.tokens[0].hex is not None:
+            return
+        hex_name, city = corp.home
+        slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
+        if corp.id in slots or None not in slots:
+            return
+        self._put_token(game, corp, corp.tokens[0], hex_name, city, slots.index(None))  # type: ignore[attr-defined]
+
     def pay_mail(self, game: Game, corp: Corporation) -> None:
         """A company with a train collects its home hex's current city (or town) value."""
         if not self.active_trains(game, corp) or corp.home is None:  # type: ignore[attr-defined]
@@ -289,13 +301,24 @@ class MexOperatingRules:
         return self.limited_train_buy(game) and bool(rnd.turn.extra.get("depot_bought"))
 
     def can_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
-        if corp.kind == "minor" or not self.room(game, corp):
+        """As the site's train step: open while the company has room and its treasury reaches
+        the cheapest train on offer - a bank train (even when the one-a-turn limit has closed
+        the bank to it this turn) or $1 for another company's train - until it passes, or a
+        bank purchase under the limit ended it (see buy_train)."""
+        if corp.kind == "minor" or not self.room(game, corp) or rnd.turn.extra.get("train_step_over"):
             return False
-        prices = [] if self.depot_closed_this_turn(game, rnd) else [
-            min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
+        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
         if self.other_trains(game, corp):  # type: ignore[attr-defined]
             prices.append(1)
         return bool(prices) and corp.cash >= min(prices)
+
+    def other_train_buyable(self, game: Game, rnd: Any, corp: Corporation) -> bool:
+        """Whether some other company's train may be bought now at a price in its range."""
+        for train in self.other_trains(game, corp):  # type: ignore[attr-defined]
+            lo, hi = self.other_train_range(game, rnd, corp, train)
+            if lo <= hi:
+                return True
+        return False
 
     def must_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         if corp.kind == "minor":
@@ -317,17 +340,17 @@ class MexOperatingRules:
             raise EngineError(f"{corp.id} has already bought a train from the bank this turn; until the "
                               "first 4 only one bank train may be bought per turn.", rule="train.one_from_bank")
         if not from_depot:
+            err = self.other_train_refusal(game, rnd, corp, train)
+            if err:
+                raise EngineError(err, rule="train.other")
             lo, hi = self.other_train_range(game, rnd, corp, train)
-            if action.price > corp.cash and not lo <= action.price <= hi:
-                if hi <= corp.cash:
-                    raise EngineError(f"{corp.id} may pay at most its ${corp.cash} for another company's "
-                                      "train.", rule="train.cash")
-                raise EngineError(f"In a forced purchase {corp.id} may pay ${lo} to ${hi} for {train.owner}'s "
-                                  f"{train.name} (its president helping, up to face value).",
-                                  rule="train.forced_other")
             if NDM in (corp.id, train.owner) and action.price != train.price:
                 raise EngineError(f"Trains change hands with the NdM at face value (${train.price}).",
                                   rule="train.ndm_face")
+            if not lo <= action.price <= hi:
+                raise EngineError(f"{corp.id} may pay at most its treasury (${corp.cash}) for {train.owner}'s "
+                                  f"{train.name}: the president never adds money for another company's "
+                                  "train.", rule="train.cash")
         elif self.must_buy_train(game, rnd, corp) and action.price > corp.cash:
             cheapest = min(min(self.variants(t).values()) for t in self.depot_trains(game))  # type: ignore[attr-defined]
             if action.price > cheapest:
@@ -338,27 +361,37 @@ class MexOperatingRules:
         super().buy_train(game, rnd, corp, action, discount)  # type: ignore[misc]
         if from_depot:
             rnd.turn.extra["depot_bought"] = True
+            # as on the site: a bank purchase under the one-a-turn limit ends the step unless
+            # another company's train may still be bought
+            if self.limited_train_buy(game) and not self.other_train_buyable(game, rnd, corp):
+                rnd.turn.extra["train_step_over"] = True
         del st
 
+    def other_train_refusal(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> str | None:
+        """Why `corp` may not buy another company's train at all now, as on the site (no
+        emergency purchase from other companies): never with an empty treasury, and not once
+        its president has sold shares for a forced purchase the treasury cannot pay."""
+        if corp.cash <= 0:
+            return f"{corp.id} has no money: it may not buy a train from another company."
+        if (rnd is not None and rnd.turn.extra.get("ebuy_sold_price")
+                and corp.cash < self.ebuy_needed(game)):  # type: ignore[attr-defined]
+            return (f"{corp.id}'s president has sold shares for a train from the bank: {corp.id} may no "
+                    "longer buy one from another company.")
+        return None
+
     def other_train_range(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> tuple[int, int]:
-        """What `corp` may pay for another company's train: $1 to its treasury; at face value
-        when the NdM is buyer or seller. A company forced to buy a train that its treasury cannot
-        pay at face value may pay up to face value with its president's help (as on the site);
-        after the president sold shares for it, at least the money in hand less the last price
-        sold at, plus $1."""
-        face = train.price
-        lo, hi = 1, corp.cash
-        if self.must_buy_train(game, rnd, corp) and corp.cash < face:
-            pid = shares.president(corp)
-            have = corp.cash + (game.state.player(pid).cash if pid else 0)
-            hi = min(face, have)
-            last = rnd.turn.extra.get("ebuy_sold_price") if rnd is not None else None
-            if last:
-                lo = max(1, have - int(last) + 1)
+        """What `corp` may pay for another company's train: $1 to its treasury, never more (the
+        president does not help, even in a forced purchase; as on the site); at face value when
+        the NdM is buyer or seller (an empty range when the treasury cannot pay it)."""
+        if self.other_train_refusal(game, rnd, corp, train):
+            return 1, 0
         if NDM in (corp.id, train.owner):
-            lo = face
-            hi = face if face <= max(hi, corp.cash) else face - 1  # empty range when unaffordable
-        return lo, hi
+            return (train.price, train.price) if train.price <= corp.cash else (train.price, train.price - 1)
+        return 1, corp.cash
+
+    def other_train_bounds(self, game: Game, rnd: Any, corp: Corporation, train: Train,
+                           price: int | None = None) -> tuple[int, int]:
+        return self.other_train_range(game, rnd, corp, train)
 
     def after_buy_train(self, game: Game, rnd: Any, corp: Corporation, train: Train, from_depot: bool) -> None:
         st = game.state
@@ -414,9 +447,10 @@ class MexOperatingRules:
             owner = minor.extra.get("owner")
             cert = next(c for c in major.certs if c.id == cert_id)
             if isinstance(owner, str):
-                cert.owner = owner
+                shares.move(major, cert, owner)
                 st.extra["reserved"].remove(cert_id)  # type: ignore[attr-defined]
-                shares.update_presidency(major, players, shares.president(major))
+                shares.update_presidency(major, players, shares.president(major),
+                                         self.presidency_swap_pick)  # type: ignore[attr-defined]
                 # as the site's exchange purchase: 50% sold floats the company (10 x par) now;
                 # it operates from the next operating round
                 self.float_check(game, major)  # type: ignore[attr-defined]
@@ -449,6 +483,12 @@ class MexOperatingRules:
         err = self.ebuy_sale_error(game, corp, pid, target, pct)
         if err:
             raise EngineError(err[1], rule=err[0])
+        if any(c.president for c in certs) and not any(
+                {c.id for c in b} == {c.id for c in certs} and p == pct
+                for b, p in self.sale_options(game, target, pid, corp)):  # type: ignore[attr-defined]
+            raise EngineError(f"The president's certificate of {target.id} goes to the open market only with "
+                              "the presidency: another player must then hold more than you.",
+                              rule="ebuy.president_cert")
         price = self.share_price(target)  # type: ignore[attr-defined]
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True

@@ -71,8 +71,9 @@ class MexStockRound(StockRound):
         corp = self.game.state.corporations.get(NDM)
         if corp is None or not corp.ipoed:
             return []
-        five = next((c for c in corp.certs if c.owner == pid and c.percent == 5), None)
-        ten = next((c for c in corp.certs if c.owner == MARKET and c.percent == 10), None)
+        # as on the site: his first 5% and the first 10% of the market's list
+        five = next((c for c in shares.certs_of(corp, pid) if c.percent == 5), None)
+        ten = next((c for c in shares.certs_of(corp, MARKET) if c.percent == 10), None)
         if five is None or ten is None or self.swap_buy_error(pid, ten, five) is not None:
             return []
         return [(ten.id, five.id, self.title.swap_price(self.title.share_price(corp)))]
@@ -96,7 +97,7 @@ class MexStockRound(StockRound):
         named = next((c for c in corp.certs if action.shares and c.id == action.shares[0]), None)
         cert = named
         if named is not None and named.owner not in (MARKET, IPO):  # an equivalent share will do
-            cert = next((c for c in corp.certs if c.owner == MARKET and c.percent == named.percent), named)
+            cert = next((c for c in shares.certs_of(corp, MARKET) if c.percent == named.percent), named)
         five = next((c for c in corp.certs if c.id == swap), None)
         err = "Name the 10% NdM share to buy." if cert is None else self.swap_buy_error(pid, cert, five)
         if err:
@@ -126,6 +127,7 @@ class MexStockRound(StockRound):
 class Title18MEX(MexOperatingRules, MergerRules, Title):
     name = "18MEX"
     bankruptcy_allowed = True
+    track_restriction = "city_permissive"  # as on the site: new track, or a tile with a city
 
     def __init__(self, options: tuple[str, ...] = ()) -> None:
         super().__init__(options)
@@ -219,7 +221,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             return None
         corp = st.corporations[cert_id.rsplit("_", 1)[0]]
         cert = next(c for c in corp.certs if c.id == cert_id)
-        cert.owner = pid
+        shares.move(corp, cert, pid)
         return corp.id if cert.president else None
 
     def _company_share(self, company_id: str) -> str | None:
@@ -293,6 +295,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         return None
 
     def par_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
+        if corp.closed:
+            return f"{corp.id} was merged into the NdM and closed: it cannot be started again."
         if corp.id == NDM and not corp.ipoed:
             return "The NdM is started by the buyer of the Mexican National, not in a stock round."
         return None
@@ -306,7 +310,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                     or cert.owner not in (MARKET, IPO)):
                 raise EngineError("Only a 5% NdM certificate may be handed in, for a 10% NdM share "
                                   "for sale.", rule="stock.swap")
-            five.owner = cert.owner  # the 5% goes where the 10% came from
+            shares.move(corp, five, cert.owner)  # the 5% goes where the 10% came from
             price = self.swap_price(price)
         elif cert.percent == 5:  # half a share, rounded up as the site prices any bundle
             price = self.half_share_cost(corp, cert)
@@ -337,22 +341,26 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
 
     def tradeable_companies(self, game: Game, rnd: Any, pid: str) -> list[Any]:
         """Until phase 5 a player may buy a private from another player in a stock turn."""
+        return [c for c in self._stock_private_list(game, rnd, pid) if c.owner != pid]
+
+    def _stock_private_list(self, game: Game, rnd: Any, pid: str) -> list[Any]:
+        """The site's list of privates in a stock turn: held by other players (never A/B/C or
+        the MNR); in phase 2 with `early_buy_of_kcmo` or Baja, the KCMO/CdB whoever holds them,
+        the acting player included (so his turn then waits for a pass)."""
         st = game.state
         if (rnd.turn_state.bought or st.player(pid).cash <= 0 or "can_buy_companies_from_other_players"
                 not in self.phase_data(game).get("engine_status_flags", [])):
             return []
-        players = {p.id for p in st.players} - {pid}
-        out = [c for c in st.companies.values() if c.owner in players and not c.closed
-               and c.id not in ("A", "B", "C", "MNR")]
+        players = {p.id for p in st.players}
         if st.phase == "2" and ("early_buy_of_kcmo" in self.options or BAJA in self.options):
-            # as on the site: its phase-2 list is the KCMO (early buy) and the CdB (Baja) alone
             keep = {KCMO} if "early_buy_of_kcmo" in self.options else set()
             keep |= {CDB} if BAJA in self.options else set()
-            out = [c for c in out if c.id in keep]
-        return out
+            return [c for c in st.companies.values() if c.id in keep and c.owner in players and not c.closed]
+        return [c for c in st.companies.values() if c.owner in players - {pid} and not c.closed
+                and c.id not in ("A", "B", "C", "MNR")]
 
     def extra_stock_kinds(self, game: Game, rnd: Any, pid: str) -> list[str]:
-        return ["buy_company"] if self.tradeable_companies(game, rnd, pid) else []
+        return ["buy_company"] if self._stock_private_list(game, rnd, pid) else []
 
     def stock_round(self, game: Game) -> Round:
         return MexStockRound(game)
@@ -361,11 +369,13 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         """Selling a 10% NdM share for 5%: the share goes to the pool and a 5% one comes back
         from it; the seller gets the share's price less the 5% one's and the price does not move."""
         st = game.state
-        five = next((c for c in corp.certs if c.owner == MARKET and c.percent == 5), None)
+        # the first 5% of the market's list; as on the site it changes hands before the 10%
+        five = next((c for c in shares.certs_of(corp, MARKET) if c.percent == 5), None)
         if (corp.id != NDM or five is None or len(certs) != 1 or certs[0].percent != 10 or pct != 5
                 or certs[0].owner != pid or certs[0].president):
             return False
-        certs[0].owner, five.owner = MARKET, pid
+        shares.move(corp, five, pid)
+        shares.move(corp, certs[0], MARKET)
         price = self.share_price(corp)
         amount = price - self.sale_proceeds(corp, price, 5)
         st.player(pid).cash += amount
@@ -420,7 +430,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                         (tid, face, *self.other_train_range(game, rnd, corp, trains[tid]), seller)
                         if seller != "bank" else (tid, face, lo, hi, seller)
                         for tid, face, lo, hi, seller in base["trains"]]
-                    base["trains"] = [t for t in base["trains"] if t[2] <= t[3]]
+                    base["trains"] = [t for t in base["trains"] if t[2] <= t[3] and not (
+                        t[4] == "bank" and self.depot_closed_this_turn(game, rnd))]
                 choices = self._kcmo_choices(game, rnd, rnd.corp())
                 if "sell_shares" in base["kinds"] and base["entity_type"] == "corporation":
                     choices += self.ebuy_sales(game, rnd, rnd.corp())  # the president's forced sales
@@ -517,12 +528,13 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         """The bundles of `corp` that `pid` may sell in one go while raising cash for
         `operating`'s forced purchase, as the site forms them: his ordinary certificates, fewest
         first, then with his president's certificate (also for 10% less, a 10% share coming
-        back) if another player holds enough to take it; an NdM 5% certificate alone. None may
-        overfill the pool, nor cost him the presidency of the company buying the train."""
+        back) if another player holds enough to take it and then holds more than him; an NdM 5%
+        certificate alone. None may overfill the pool, nor cost him the presidency of the
+        company buying the train."""
         st = game.state
-        held = [c for c in corp.certs if c.owner == pid]
+        held = shares.certs_of(corp, pid)  # in acquisition order, as the site's bundles
         pres = next((c for c in held if c.president), None)
-        tens = sorted((c for c in held if not c.president and c.percent != 5), key=lambda c: c.id)
+        tens = [c for c in held if not c.president and c.percent != 5]
         bundles: list[tuple[list[Cert], int]] = [(tens[:n], 10 * n) for n in range(1, len(tens) + 1)]
         if pres is not None:
             total = 10 * len(tens) + pres.percent
@@ -537,6 +549,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         for certs, pct in bundles:
             if pct > room or (pres in certs and others < pres.percent):
                 continue
+            if pres in certs and others <= mine - pct:
+                continue  # he would stay the largest holder: the president's certificate stays
             if corp is operating and pres is not None and mine - pct < others:
                 continue
             out.append((certs, pct))
@@ -546,9 +560,14 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         """The percent of the largest bundle in `sale_options` (0 if none)."""
         return max((pct for _, pct in self.sale_options(game, corp, pid, operating)), default=0)
 
+    def presidency_swap_pick(self, corp: Corporation, held: list[Cert], count: int) -> list[Cert]:
+        """As on the site: the new president's largest certificates first, so that a 5% NdM
+        one goes only when he has too few 10% ones; among equal ones the latest acquired first."""
+        return sorted(reversed(held), key=lambda c: -c.percent)[:count]
+
     def sale_proceeds(self, corp: Corporation, price: int, pct: int) -> int:
         return math.ceil(price * pct / 10)  # a 5% NdM certificate fetches half a share, rounded up
 
-    def move_on_sale(self, game: Game, corp: Corporation, pct: int) -> None:
+    def move_on_sale(self, game: Game, corp: Corporation, pct: int, bundle: tuple[str, ...] = ()) -> None:
         if corp.cell is not None:
             mk.move(game.state, corp, self.market.down(corp.cell, pct // 10))

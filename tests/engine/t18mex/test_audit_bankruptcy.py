@@ -14,7 +14,8 @@ def _bankrupt_position():  # type: ignore[no-untyped-def]
     g = at(G17849, 359)  # SPM (president 1230) must buy a train it cannot pay for
     st = g.state
     certs = {c.id: c for corp in st.corporations.values() for c in corp.certs}
-    # MC: no pool shares, 4948 holds 20%: 1230's 50% (president) may all go
+    # MC: no pool shares, 4948 holds 20%: 1230's 50% (president) may all go (MC_4, MC_0, MC_7,
+    # MC_8 in the order he got them, as the site has the ids)
     for cid in ("MC_1", "MC_5", "MC_6"):
         certs[cid].owner = IPO
     # SPM (the buyer): 4948 holds 30%, pool empty: 1230 may sell only 10% and stay president
@@ -43,9 +44,9 @@ def test_forced_sale_may_hand_over_another_companys_presidency() -> None:
     g, st = _bankrupt_position()
     choices = [c for c in g.legal().choices if c["type"] == "sell_shares"]
     mc = [(tuple(c["shares"]), c["percent"]) for c in choices if c["shares"][0].startswith("MC")]
-    assert (("MC_2", "MC_7", "MC_8", "MC_0"), 40) in mc and (("MC_2", "MC_7", "MC_8", "MC_0"), 50) in mc
+    assert (("MC_4", "MC_7", "MC_8", "MC_0"), 40) in mc and (("MC_4", "MC_7", "MC_8", "MC_0"), 50) in mc
     spm = [c["percent"] for c in choices if c["shares"][0].startswith("SPM")]
     assert spm == [10]  # the buyer's presidency stays
-    act(g, "1230", "sell_shares", "player", shares=["MC_2", "MC_7", "MC_8", "MC_0"], percent=40)
+    act(g, "1230", "sell_shares", "player", shares=["MC_4", "MC_7", "MC_8", "MC_0"], percent=40)
     mcorp = st.corporations["MC"]
     assert shares.percent(mcorp, "1230") == 10 and shares.president(mcorp) == "4948"

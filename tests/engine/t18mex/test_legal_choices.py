@@ -184,24 +184,36 @@ def test_bankruptcy_only_when_even_the_sales_cannot_pay() -> None:
     assert g.finished and g.state.end_reason == "bankrupt"
 
 
-def test_forced_purchase_from_another_company_up_to_face_value() -> None:
-    g = at(G17849, 342)  # TM must buy a train (the bank has only 4Ds at $700) and holds $392
+def test_forced_purchase_from_another_company_capped_at_the_treasury() -> None:
+    # as on the site (no emergency purchase from other companies): TM must buy a train (the bank
+    # has only 4Ds at $700) and holds $392; UdY's 5 costs it $1 to $392, the president adding nothing
+    g = at(G17849, 342)
     st = g.state
     tm = st.corporations["TM"]
     pid = shares.president(tm)
-    assert pid is not None
-    have = tm.cash + st.player(pid).cash
+    assert pid is not None and tm.cash == 392
     offers = {t[0]: t[2:4] for t in legal_moves(g).trains}
-    assert offers["5-1"] == (1, min(450, have))  # UdY's 5: up to face value, the president helping
-    assert offers["5-0"] == (450, 450)  # the NdM's trains change hands at face value
-    pres_cash = st.player(pid).cash
-    act(g, "TM", "buy_train", train="5-1", price=450)
-    assert g.state.player(pid).cash == pres_cash - (450 - 392)
-    # once the president has sold shares for it, the price must need that sale
+    assert offers["5-1"] == (1, 392)
+    assert "5-0" not in offers  # the NdM's trains go at face value ($450): beyond the treasury
+    rejected(g, "TM", "buy_train", "train.cash", "at most its treasury", train="5-1", price=450)
+    rejected(g, "TM", "buy_train", "train.cash", "at most its treasury", train="5-1", price=393)
+    rejected(g, "TM", "buy_train", "train.cash", "at most its treasury", train="5-0", price=450)
+    pres_cash = g.state.player(pid).cash
+    act(g, "TM", "buy_train", train="5-1", price=392)
+    assert g.state.player(pid).cash == pres_cash and g.state.corporations["TM"].cash == 0
+    # once the president has sold shares for a bank train, no other company's train
     g = at(G17849, 345)
-    tm = g.state.corporations["TM"]
     assert "5-1" not in {t[0] for t in legal_moves(g).trains}
-    rejected(g, "TM", "buy_train", "train.forced_other", "may pay", train="5-1", price=450)
+    rejected(g, "TM", "buy_train", "train.other", "sold shares", train="5-1", price=100)
+
+
+def test_no_train_from_another_company_with_an_empty_treasury() -> None:
+    g = at(G17849, 342)
+    tm = g.state.corporations["TM"]
+    g.state.bank.cash += tm.cash
+    tm.cash = 0
+    assert not [t for t in legal_moves(g).trains if t[4] != "bank"]
+    rejected(g, "TM", "buy_train", "train.other", "no money", train="5-1", price=1)
 
 
 def test_forced_sales_offered_are_the_allowed_ones() -> None:

@@ -1,0 +1,227 @@
+"""Trust (issue 12) at the bot layer and in the terminal mode: every bad input is answered with
+a reason, real faults carry an id, undo consent follows the entity's controller at the time of
+the move, repeated undo requests ping once, images are never overwritten, the terminal remembers
+its game, and a bad config is a clear error."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import ConfigError, load_config
+from bot.local import LocalSession
+from bot.service import RealEngine, RealRenderer, Service
+from bot.store import Store
+from tests.bot.conftest import FIXTURES, needs_shared
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+async def _session(tmp: Path, engine: Any = None, images: bool = False) -> tuple[Store, LocalSession]:
+    store = await Store.open(tmp / "local.sqlite3")
+    service = Service(store, engine=engine or RealEngine(), renderer=RealRenderer(),
+                      render_images=images)
+    s = LocalSession(service, tmp / "img")
+    await s.resume()
+    return store, s
+
+
+async def _started(s: LocalSession) -> None:
+    await s.handle("alice: create 18MS")
+    await s.handle("bob: join")
+    await s.handle("cy: join")
+    await s.handle("alice: start alice bob cy")
+
+
+TERMINAL_INPUTS = ["lay Z99 58 0", "lay B2 58 9", "lay B2 58 x", "dividend foo", "history abc",
+                   "token H6 abc", "bid M&O lots", "sell GMO x", "run [[[[[[[[[[1]]]]]]]]]]",
+                   'run [{"train":"2+-0","connections":[],"revenue":99999}]', "train 2+-0 abc",
+                   "use abc", "allow x", "par GMO $$$"]
+
+
+async def test_terminal_inputs_are_answered_with_a_reason(tmp_path: Path) -> None:
+    store, s = await _session(tmp_path)
+    try:
+        await _started(s)
+        for line in TERMINAL_INPUTS:
+            out = await s.handle(f"cy: {line}")
+            assert out and "Traceback" not in out, line
+            assert "Something went wrong" not in out, (line, out)
+        (tmp_path / "list.json").write_text("[]")
+        (tmp_path / "oops.json").write_text('{"players":"oops"}')
+        (tmp_path / "text.json").write_text("not json")
+        for name in ("missing.json", "list.json", "oops.json", "text.json"):
+            out = await s.handle(f"cy: import {tmp_path / name} 1=alice")
+            assert out and "Something went wrong" not in out, (name, out)
+    finally:
+        await store.close()
+
+
+async def test_a_forged_revenue_is_refused_by_the_bot(tmp_path: Path) -> None:
+    store, s = await _session(tmp_path)
+    try:
+        await _started(s)
+        out = await s.handle('cy: run [{"train":"2+-0","connections":[],"revenue":99999}]')
+        assert "(only you)" in out
+    finally:
+        await store.close()
+
+
+class _BrokenEngine(RealEngine):
+    def new_game(self, *args: Any, **kw: Any) -> Any:
+        game = super().new_game(*args, **kw)
+
+        def apply(action: Any, **kw: Any) -> Any:
+            raise RuntimeError("a bug")
+
+        game.apply = apply
+        return game
+
+
+async def test_a_real_fault_is_logged_with_an_id_the_user_can_quote(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store, s = await _session(tmp_path, engine=_BrokenEngine())
+    try:
+        await _started(s)
+        with caplog.at_level(logging.ERROR):
+            out = await s.handle("cy: bid M&O 70")
+        assert "Something went wrong" in out and "fault" in out.lower()
+        fault = out.split("fault ")[1].split()[0].strip(".:;,()")
+        assert any(fault in r.getMessage() for r in caplog.records), (fault, caplog.records)
+    finally:
+        await store.close()
+
+
+async def test_images_are_never_overwritten_across_restarts(tmp_path: Path) -> None:
+    store, s = await _session(tmp_path, images=True)
+    try:
+        await _started(s)
+        first = {p.name: p.read_bytes() for p in (tmp_path / "img").iterdir()}
+    finally:
+        await store.close()
+    store, s = await _session(tmp_path, images=True)
+    try:
+        out = await s.handle("cy: bid M&O 70")
+        assert "wrote" in out
+        now = {p.name: p.read_bytes() for p in (tmp_path / "img").iterdir()}
+        assert len(now) > len(first)
+        assert all(now[name] == data for name, data in first.items())
+    finally:
+        await store.close()
+
+
+async def test_the_terminal_remembers_its_game_across_restarts(tmp_path: Path) -> None:
+    store, s = await _session(tmp_path)
+    try:
+        await _started(s)
+    finally:
+        await store.close()
+    store, s = await _session(tmp_path)
+    try:
+        out = await s.handle("cy: bid M&O 70")
+        assert "cy bids $70 on M&O" in out, out
+    finally:
+        await store.close()
+
+
+async def test_repeated_undo_requests_ping_once(tmp_path: Path) -> None:
+    store, s = await _session(tmp_path)
+    try:
+        await _started(s)
+        await s.handle("cy: bid M&O 70")
+        first = await s.handle("bob: undo")
+        assert "@cy" in first and "allow" in first
+        again = await s.handle("bob: undo")
+        assert "@cy" not in again and "already" in again, again
+    finally:
+        await store.close()
+
+
+async def test_protect_names_certificates_of_one_corporation_only(tmp_path: Path) -> None:
+    from bot import moves
+
+    act = moves.protect(None, "GMO", "GMO_3 IC_3")
+    from engine import EngineError
+    from tests.engine._helpers import standard_start
+
+    g = standard_start()
+    pid = g.current_entity()[0]
+    with pytest.raises(EngineError, match="one corporation"):
+        g.apply({**act, "entity": pid, "entity_type": "player"})
+
+
+@needs_shared
+async def test_undo_of_an_imported_corporation_move_asks_its_president(tmp_path: Path) -> None:
+    data = json.loads((FIXTURES / "18MS" / "14375.json").read_text())
+    data["actions"] = [a for a in data["actions"] if a["id"] <= 91]  # IC runs at 91
+    assert data["actions"][-1]["entity"] == "IC"
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(data))
+    store, s = await _session(tmp_path)
+    try:
+        out = await s.handle(f"alice: import {path} 680=alice 4861=bob 686=cy")
+        assert "Imported" in out, out
+        live = await s.service._live(1)
+        from engine.io.export18xx import import_game
+
+        before = import_game(data, upto=90)
+        pres = before.title.controller(before, "IC", "corporation")
+        name = {"680": "alice", "4861": "bob", "686": "cy"}[str(pres)]
+        other = next(n for n in ("alice", "bob", "cy") if n != name)
+        assert live.game.log[-1].entity == "IC"
+        out = await s.handle(f"{other}: undo")
+        assert f"@{name}" in out and "allow" in out, out
+    finally:
+        await store.close()
+
+
+def test_a_missing_config_file_is_a_clear_error(tmp_path: Path, capsys: Any) -> None:
+    with pytest.raises(ConfigError, match="no config file"):
+        load_config(tmp_path / "nope.toml")
+    assert main(["--config", str(tmp_path / "nope.toml")]) == 2
+    assert "nope.toml" in capsys.readouterr().err
+
+
+def test_bad_toml_is_a_clear_error(tmp_path: Path, capsys: Any) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[bot\ndatabase = ")
+    with pytest.raises(ConfigError, match="bad.toml"):
+        load_config(bad)
+    assert main(["--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.toml" in err and "Traceback" not in err
+
+
+def test_local_images_are_ignored_by_git() -> None:
+    lines = (REPO / ".gitignore").read_text().split()
+    assert "local-images/" in lines or "/local-images/" in lines
+
+
+async def test_only_the_creator_ends_a_game_early(tmp_path: Path) -> None:
+    store, s = await _session(tmp_path)
+    try:
+        await _started(s)
+        from bot.commands import Ctx
+        from bot.local import local_user_id
+        from bot.service import Who
+
+        bob = Ctx(Who(local_user_id("bob"), "bob"), None, s.channel_id)  # not an admin
+        reply = await s.commands.run("end", bob)
+        assert "Only the game's creator" in reply.text
+        out = await s.handle("alice: end")
+        assert "alice ends the game" in out and "Game over" in out, out
+        record = await store.game(1)
+        assert record is not None and record.status == "finished"
+    finally:
+        await store.close()
+    store, s = await _session(tmp_path)  # the stored end replays
+    try:
+        live = await s.service._live(1)
+        assert live.game.finished
+    finally:
+        await store.close()
