@@ -41,6 +41,20 @@ class MexStockRound(StockRound):
     """The common stock round; an NdM sale may swap a 10% share for a 5% one from the pool, and
     a 10% NdM share may be bought from the pool by handing in a 5% one."""
 
+    def must_sell(self, pid: str) -> bool:
+        """Over the certificate limit, or (as the site's must-sell check) holding more than the
+        60% limit of a company of which he may sell some (minor C's trade-in share can lift a
+        holding over it)."""
+        if super().must_sell(pid):
+            return True
+        t = self.title
+        for corp in self.game.state.corporations.values():
+            if (corp.kind == "corporation" and not corp.closed
+                    and shares.percent(corp, pid) > t.max_percent(corp)
+                    and any(self.sell_error(pid, corp, p) is None for p in (10, 5))):
+                return True
+        return False
+
     def swap_buy_error(self, pid: str, cert: Cert, five: Cert | None) -> str | None:
         """Why `pid` may not buy the 10% NdM `cert` by handing in `five` (None = allowed). As on
         the site, the purchase is judged as if it were a 5% one: half the price, 5% more held."""
