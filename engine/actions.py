@@ -56,6 +56,7 @@ class SellShares(_Action):
     shares: list[str]
     percent: int | None = None
     share_price: int | bool | None = None
+    swap: str | None = None  # 18MEX: the pool's 5% NdM certificate taken back for a 10% sold
 
 
 class Pass(_Action):

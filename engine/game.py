@@ -184,11 +184,15 @@ class Game:
                 self._process(act)
             finally:
                 self._trusting = False
-            self.log.append(act)
-            self._applied.append(act)
+            stored = act
+            autos = self.title.take_auto_actions(self)
+            if autos:  # stored with the action, as the site records its automatic actions
+                stored = act.model_copy(update={"auto_actions": [*act.auto_actions, *autos]})
+            self.log.append(stored)
+            self._applied.append(stored)
             if len(self._applied) % CHECKPOINT_EVERY == 0:
                 self._checkpoint()
-            return act
+            return stored
 
         return self._guarded(act, run)
 

@@ -78,7 +78,7 @@ def legal_moves(game: Game) -> Legal:
     elif rnd.kind == "operating":
         corp = rnd.corp()  # type: ignore[attr-defined]
         if "lay_tile" in kinds:
-            base["tiles"] = _affordable_lays(game, rnd, corp, tile_options(game, corp))
+            base["tiles"] = tile_options(game, corp, lay=t.next_lay(game, rnd, corp))  # type: ignore[arg-type]
         if "place_token" in kinds:
             cost = t.next_token_cost(game, corp) or 0
             base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
@@ -100,8 +100,11 @@ def legal_moves(game: Game) -> Legal:
     return Legal(**base)
 
 
-def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]]:
-    """Every legal (tile, rotations) per hex for the corporation's next lay."""
+def tile_options(game: Game, corp: Any, *, lay: dict[str, Any] | None = None
+                 ) -> dict[str, list[tuple[str, list[int]]]]:
+    """Every legal (tile, rotations) per hex for the corporation's next lay. With `lay` (the
+    corporation's next normal lay) only the kinds it allows (a yellow lay on an empty hex, an
+    upgrade) on hexes whose terrain it can pay for; without it (a private's free lay) any."""
     t, st, data = game.title, game.state, game.title.data
     reach = t.reach(game, corp)
     candidates = set(reach.connected_hexes) | {h for h, _ in reach.edges}
@@ -113,6 +116,11 @@ def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]
         h = data.hexes.get(hex_name)
         if h is None or not h.tileable:
             continue
+        if lay is not None:
+            if not lay.get("upgrade" if t.is_upgrade(game, hex_name) else "lay"):
+                continue
+            if t.terrain_cost(game, corp, hex_name) > corp.cash:
+                continue
         for color, options in h.possible_tiles.items():
             if color not in colors:
                 continue
@@ -123,32 +131,10 @@ def tile_options(game: Game, corp: Any) -> dict[str, list[tuple[str, list[int]]]
                 tile = data.tiles[name]
                 ok = [r for r in rots
                       if tiles.lay_error(data, st, hex_name, tile, r, colors) is None
-                      and t.connection_error(game, corp, hex_name, tile, r) is None]
+                      and t.connection_error(game, corp, hex_name, tile, r) is None
+                      and (lay is None or t.track_restriction_error(game, corp, hex_name, tile, r) is None)]
                 if ok:
                     out.setdefault(hex_name, []).append((free[0], ok))
-    return out
-
-
-def _affordable_lays(game: Game, rnd: Any, corp: Any,
-                     options: dict[str, list[tuple[str, list[int]]]]
-                     ) -> dict[str, list[tuple[str, list[int]]]]:
-    """The corporation's own next lay: only the kind its lay allows now (a new tile or an
-    upgrade) and only where it can pay the terrain."""
-    t, st = game.title, game.state
-    next_lay = getattr(t, "next_lay", None)
-    lay = next_lay(game, rnd, corp) if next_lay is not None else {"lay": True, "upgrade": True}
-    if lay is None:
-        return {}
-    out = {}
-    for hex_name, opts in options.items():
-        hx = t.data.hexes[hex_name]
-        upgrade = hex_name in st.tiles or hx.kind == "preprinted"
-        if not lay.get("upgrade" if upgrade else "lay"):
-            continue
-        cost = getattr(t, "terrain_cost", None)
-        if cost is not None and cost(game, corp, hex_name) > corp.cash:
-            continue
-        out[hex_name] = opts
     return out
 
 

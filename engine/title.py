@@ -98,6 +98,11 @@ class Title(OperatingRules):
         raise NotImplementedError
 
     # ------------------------------------------------------------ who controls what
+    def take_auto_actions(self, game: Game) -> list[dict[str, Any]]:
+        """Automatic actions the rules made while the last action was processed, to be stored
+        with it as the site records them (e.g. 1870's connection checks); default none."""
+        return []
+
     def controller(self, game: Game, eid: str, etype: str) -> str | None:
         st = game.state
         if etype == "player":

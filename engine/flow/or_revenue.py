@@ -71,6 +71,21 @@ class RevenueRules(OperatingHost):
     def after_run(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         pass
 
+    def best_run(self, game: Game, corp: Corporation, *, time_limit_ms: int | None = None) -> Any:
+        """The best run the rules allow the corporation now (a solver Solution); a title whose
+        run has a further condition (1870's connection run) finds the best run under it."""
+        from engine.routes.solver import Solution, best_routes
+
+        trains = {t.id: self.train_spec(game, t) for t in self.active_trains(game, corp)}
+        if not trains:
+            return Solution(routes=[], revenue=0, exact=True)
+        return best_routes(self.board(game), corp.id, trains, self.route_rules(game, corp),
+                           time_limit_ms=time_limit_ms)
+
+    def run_error(self, game: Game, corp: Corporation, routes: list[Any]) -> str | None:
+        """Why a run of these routes is refused beyond the routes' own legality (title hook)."""
+        return None
+
     @staticmethod
     def _route_audit(board: Board, corp_id: str, specs: dict[str, TrainSpec], action: Any,
                      rules: RouteRules, revenues: list[int]) -> Any:

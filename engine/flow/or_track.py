@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import tiles
 from engine.errors import EngineError
+from engine.routes.types import Board
 from engine.state import Corporation
 
 if TYPE_CHECKING:
@@ -36,6 +37,18 @@ class TrackRules(OperatingHost):
         """A private's unused tile lay keeps the track step open (its lays count as track)."""
         return False
 
+    def can_buy_tile_layer(self, game: Game, rnd: OperatingRound, corp: Corporation,
+                           tile_layers: set[str] | frozenset[str]) -> bool:
+        """As on the site: while privates may be bought in operating rounds, the track step also
+        stays open (for an explicit pass) when the corporation could buy one of `tile_layers`
+        (privates with a tile lay for use in the track step) for its minimum price."""
+        return any(c.id in tile_layers and self.company_price_range(game, c)[0] <= corp.cash
+                   for c in self.purchasable_companies(game, rnd, corp))
+
+    def is_upgrade(self, game: Game, hex_name: str) -> bool:
+        """A lay on a hex that already holds track (a laid or printed tile) is an upgrade."""
+        return hex_name in game.state.tiles or self.data.hexes[hex_name].kind == "preprinted"
+
     def terrain_cost(self, game: Game, corp: Corporation, hex_name: str) -> int:
         if hex_name in game.state.tiles:
             return 0
@@ -43,7 +56,9 @@ class TrackRules(OperatingHost):
 
     def lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, *,
                  free: bool = False, count_lay: bool = True, colors: tuple[str, ...] | None = None,
-                 check_connection: bool = True) -> None:
+                 check_connection: bool = True, restrict: bool = True) -> None:
+        """Lay `action`'s tile for `corp`. `restrict`: apply the track restriction (the
+        corporation's own lays; the site checks none for a private company's lay)."""
         st = game.state
         hex_name = action.hex
         found = tiles.take_tile(st, self.data, action.tile)
@@ -52,7 +67,7 @@ class TrackRules(OperatingHost):
         tile, copy_id = found
         if not copy_id:
             raise EngineError(f"All tiles #{tile.name} are in use.", rule="track.supply")
-        is_upgrade = hex_name in st.tiles or self.data.hexes[hex_name].kind == "preprinted"
+        is_upgrade = self.is_upgrade(game, hex_name)
         if count_lay:
             lay = self.next_lay(game, rnd, corp)
             if lay is None:
@@ -70,6 +85,10 @@ class TrackRules(OperatingHost):
             err = self.connection_error(game, corp, hex_name, tile, action.rotation)
             if err:
                 raise EngineError(err, rule="track.connection")
+        if restrict:
+            err = self.track_restriction_error(game, corp, hex_name, tile, action.rotation)
+            if err:
+                raise EngineError(err, rule="track.restriction")
         cost = 0 if free else self.terrain_cost(game, corp, hex_name)
         if cost > corp.cash:
             raise EngineError(f"{corp.id} cannot pay the ${cost} terrain cost of {hex_name}.",
@@ -109,6 +128,60 @@ class TrackRules(OperatingHost):
         if hex_name in reach.connected_hexes:
             return None
         return f"{corp.id} cannot reach {hex_name}: the tile must extend track from its network."
+
+    # the site's track restriction for a corporation's own lay on a hex that holds track:
+    # "semi_restrictive" (new track it reaches, or a changed value of a city or town it
+    # reaches) or "city_permissive" (new track it reaches, or a tile with a city)
+    track_restriction = "semi_restrictive"
+
+    def track_restriction_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any,
+                                rotation: int) -> str | None:
+        """As on the site, judged on the board after the lay: the new tile's paths that the
+        corporation reaches are compared with the old tile's (same ends); one without an old
+        counterpart is new track, one whose city or town revenue differs changes a value."""
+        from engine.routes.graph import reachable, track_graph
+
+        old_board = self.board(game)
+        old_graph = track_graph(old_board)
+        old_paths = [p for p in old_graph.paths if p.hex == hex_name]
+        if not old_paths:
+            return None  # a first tile on an empty hex is all new track
+        new_board = Board(old_board.data, {**old_board.tiles, hex_name: (tile.name, rotation)}, old_board.tokens)
+        new_graph = track_graph(new_board)
+        reach = reachable(new_board, corp.id, self.pass_through_offboards)
+
+        def shape(ep: Any) -> Any:
+            return ep[:2] if ep[0] == "edge" else (ep[0],)
+
+        def revenue(graph: Any, ep: Any) -> int | None:
+            if ep[0] == "edge":
+                return None
+            rev = graph.node((hex_name, ep[0], ep[1])).node.revenue
+            return rev if isinstance(rev, int) else max(rev.values())
+
+        new_track = changed = False
+        for pid in reach.paths:
+            new = new_graph.paths[pid]
+            if new.hex != hex_name:
+                continue
+            old = next((o for o in old_paths
+                        if (shape(new.a), shape(new.b)) in ((shape(o.a), shape(o.b)), (shape(o.b), shape(o.a)))), None)
+            if old is None:
+                new_track = True
+                continue
+            before = sorted(r for r in (revenue(old_graph, old.a), revenue(old_graph, old.b)) if r is not None)
+            after = sorted(r for r in (revenue(new_graph, new.a), revenue(new_graph, new.b)) if r is not None)
+            changed = changed or before != after
+        if new_track:
+            return None
+        if self.track_restriction == "city_permissive":
+            if tile.geometry.cities:
+                return None
+            return f"{corp.id} may not lay that tile on {hex_name}: it must add track it can reach or hold a city."
+        if changed:
+            return None
+        return (f"{corp.id} may not lay that tile on {hex_name}: an upgrade must add track it can reach "
+                "or change a city's value.")
 
     def home_lay_allowed(self, game: Game, corp: Corporation, hex_name: str) -> bool:
         return corp.home is not None and corp.home[0] == hex_name and corp.operated_turns == 0

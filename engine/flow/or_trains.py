@@ -154,7 +154,17 @@ class TrainRules(OperatingHost):
             err = self.train_sale_error(game, rnd, corp, train)
             if err:
                 raise EngineError(err, rule="train.other")
-            low = self.other_train_bounds(game, rnd, corp, train, price)[0]
+            low, high = self.other_train_bounds(game, rnd, corp, train, price)
+            if price > high and price >= low:
+                face = self.variants(train).get(train.face, train.price)
+                raise EngineError(
+                    (f"{corp.id} may pay at most the face value, ${face}, for {train.owner}'s "
+                     f"{train.face} train." if high == face else
+                     f"{corp.id} may pay at most ${high} for {train.owner}'s {train.face} train "
+                     "(its treasury, and below the train's face value its president's cash too).")
+                    if high >= 1 else
+                    f"{corp.id} cannot buy {train.owner}'s {train.face} train: its treasury and its "
+                    f"president's cash come to ${high}.", rule="train.other_price")
             if price < low:
                 raise EngineError(
                     f"After its president sold shares for this purchase, {corp.id} must pay at least ${low} "

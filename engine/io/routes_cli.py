@@ -65,6 +65,8 @@ def _accepted(game: Any, sol: Any) -> bool:
         return sol.revenue == 0
     t = game.title
     corp = operating_corporation(game)
+    if t.run_error(game, corp, sol.routes):  # e.g. an 1870 connection run's home-destination train
+        return False
     trains = {tr.id: tr for tr in t.active_trains(game, corp)}
     try:
         got = score_routes(t.board(game), corp.id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
-from engine.routes.solver import Solution, best_routes
+from engine.routes.solver import Solution
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -19,11 +19,7 @@ def operating_corporation(game: Game) -> Any:
 
 
 def best_routes_for(game: Game, *, time_limit_ms: int | None = None) -> Solution:
-    """The optimum run for the operating corporation's trains in the current state."""
-    t = game.title
-    corp = operating_corporation(game)
-    trains = {tr.id: t.train_spec(game, tr) for tr in t.active_trains(game, corp)}
-    if not trains:
-        return Solution(routes=[], revenue=0, exact=True)
-    return best_routes(t.board(game), corp.id, trains, t.route_rules(game, corp),
-                       time_limit_ms=time_limit_ms)
+    """The optimum run the rules allow the operating corporation's trains in the current state
+    (the title's `best_run`: e.g. an 1870 connection run keeps one train home-destination)."""
+    sol: Solution = game.title.best_run(game, operating_corporation(game), time_limit_ms=time_limit_ms)
+    return sol

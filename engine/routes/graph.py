@@ -57,6 +57,7 @@ class PathInfo:
     hex: str
     a: EP
     b: EP
+    terminal: bool = False  # an off-board's path: the walk does not go on through its node
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +139,7 @@ def _build(board: Board) -> TrackGraph:
             a = _ep(p.a, p.a_lane, rot)
             b = _ep(p.b, p.b_lane, rot)
             pid = len(g.paths)
-            g.paths.append(PathInfo(pid, hex_name, a, b))
+            g.paths.append(PathInfo(pid, hex_name, a, b, bool(p.terminal)))
             ends.setdefault(a, []).append(pid)
             ends.setdefault(b, []).append(pid)
             if p.terminal:
@@ -344,11 +345,90 @@ class Reach:
 _REACH_CACHE: dict[tuple[object, ...], Reach] = {}
 
 
-def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach:
-    """The corporation's network: what its track reaches from its tokens.
+class _ReachWalk:
+    """One corporation's reach walk (see `reachable`): what it has reached so far, and the
+    state of the walk from the current token."""
 
-    Other corporations' tokens block passing through a city whose slots are all theirs;
-    off-board nodes stop the walk unless their hex is in `pass_through`; towns are passed.
+    def __init__(self, board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str]) -> None:
+        self.board, self.g, self.corp, self.pass_through = board, g, corp, pass_through
+        self.reached_paths: set[int] = set()
+        self.reached_nodes: set[int] = set()
+        self.edges: set[tuple[str, int]] = set()
+        self.visited_nodes: set[int] = set()
+        self.visited_paths: set[int] = set()
+        self.crossed: dict[tuple[str, int, tuple[int, int] | None], int] = {}
+
+    def converging_exit(self, hex_name: str, edge: int) -> bool:
+        """Several paths of the hex's tile leave by this edge."""
+        ends = self.g.ends[hex_name]
+        return sum(len(p) for ep, p in ends.items() if ep[0] == "edge" and ep[1] == edge) > 1
+
+    def path_nodes(self, pid: int) -> list[int]:
+        path = self.g.paths[pid]
+        out = []
+        for ep in (path.a, path.b):
+            if ep[0] != "edge":
+                nid = self.g.node_ids.get((path.hex, ep[0], ep[1]))
+                if nid is not None:
+                    out.append(nid)
+        return out
+
+    def walk_node(self, nid: int, converging: bool) -> None:
+        if nid in self.visited_nodes:
+            return
+        self.visited_nodes.add(nid)
+        info = self.g.nodes[nid]
+        for pid in self.g.ends[info.hex].get((info.kind, info.ref[2], None), ()):
+            self.walk_path(nid, pid, None, converging)
+        if converging:
+            self.visited_nodes.discard(nid)
+
+    def walk_path(self, origin: int, pid: int, skip: int | None, converging: bool) -> None:
+        g = self.g
+        path = g.paths[pid]
+        ends = [ep for ep in (path.a, path.b) if ep[0] == "edge"]
+        if pid in self.visited_paths or any(self.crossed.get((path.hex, ep[1], ep[2])) for ep in ends):
+            return
+        self.visited_paths.add(pid)
+        self.reached_paths.add(pid)
+        neighbors = g.data.hexes[path.hex].neighbors
+        for ep in ends:
+            self.edges.add((path.hex, ep[1]))
+            nb = neighbors.get(ep[1])
+            if nb is not None:
+                self.edges.add((nb, (ep[1] + 3) % 6))
+        nodes = self.path_nodes(pid)
+        self.reached_nodes.update(nodes)
+        if not path.terminal:
+            for nid in nodes:
+                if nid != origin and can_pass(self.board, g.nodes[nid], self.corp, self.pass_through):
+                    self.walk_node(nid, converging)
+        for ep in ends:
+            if ep[1] == skip or neighbors.get(ep[1]) is None:
+                continue
+            mark = (path.hex, ep[1], ep[2])
+            self.crossed[mark] = self.crossed.get(mark, 0) + 1
+            onward = converging or self.converging_exit(path.hex, ep[1])
+            for nb_ep in _across(g, neighbors, ep):
+                nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
+                for qid in g.ends[nb_ep[0]].get(nb_enter, ()):
+                    self.walk_path(origin, qid, nb_ep[1], onward)
+            self.crossed[mark] -= 1
+        if converging:
+            self.visited_paths.discard(pid)
+
+
+def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach:
+    """The corporation's network: what its track reaches from its tokens, walked as the site
+    walks it.
+
+    From each token city in turn (the corporation's other token cities count as visited) a
+    depth-first walk follows the track: out of a node along each of its paths, across each hex
+    edge into the neighbour's paths that meet it, and from a path into the nodes on it. A walk
+    never turns back: a path and a node are entered once per token (again only below an exit
+    that several paths of a tile share), and an edge already crossed on the way is not crossed
+    again. Other corporations' tokens filling a city stop the walk there (the city itself is
+    reached); so do off-boards (unless their hex is in `pass_through`) and terminal paths.
     """
     key = (
         board_key(board),
@@ -360,53 +440,24 @@ def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset(
     if hit is not None:
         return hit
     g = track_graph(board)
-    edges: set[tuple[str, int]] = set()
-    nodes: set[int] = set()
-    seen: set[tuple[int, EP]] = set()  # (path id, endpoint entered from)
-    stack: list[tuple[str, int, EP]] = []
-
-    def leave_node(nid: int) -> None:
-        info = g.nodes[nid]
-        ep: EP = (info.kind, info.ref[2], None)
-        for pid in g.ends[info.hex].get(ep, ()):
-            stack.append((info.hex, pid, ep))
-
-    for nid in token_nodes(board, g, corp):
-        nodes.add(nid)
-        leave_node(nid)
-    while stack:
-        hex_name, pid, enter = stack.pop()
-        if (pid, enter) in seen:
-            continue
-        seen.add((pid, enter))
-        path = g.paths[pid]
-        other = path.b if path.a == enter else path.a
-        if other[0] != "edge":
-            found = g.node_ids.get((hex_name, other[0], other[1]))
-            if found is None or found in nodes:
-                continue
-            nodes.add(found)
-            if can_pass(board, g.nodes[found], corp, pass_through):
-                leave_node(found)
-            continue
-        edges.add((hex_name, other[1]))
-        hex_ = g.data.hexes[hex_name]
-        nb = hex_.neighbors.get(other[1])
-        if nb is not None:
-            edges.add((nb, (other[1] + 3) % 6))
-        for nb_ep in _across(g, hex_.neighbors, other):
-            nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
-            for qid in g.ends[nb_ep[0]].get(nb_enter, ()):
-                stack.append((nb_ep[0], qid, nb_enter))
-    path_ids = frozenset(pid for pid, _ in seen)
-    hexes = {g.paths[p].hex for p in path_ids} | {g.nodes[n].hex for n in nodes}
-    refs = frozenset(g.nodes[n].ref for n in nodes)
+    order = {h: i for i, h in enumerate(g.data.hexes)}
+    tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
+    walker = _ReachWalk(board, g, corp, pass_through)
+    walker.reached_nodes.update(tokens)
+    for start in tokens:
+        walker.visited_nodes = set(tokens) - {start}
+        walker.visited_paths = set()
+        walker.crossed = {}
+        walker.walk_node(start, False)
+    reached_paths, reached_nodes, edges = walker.reached_paths, walker.reached_nodes, walker.edges
+    hexes = {g.paths[p].hex for p in reached_paths} | {g.nodes[n].hex for n in reached_nodes}
+    refs = frozenset(g.nodes[n].ref for n in reached_nodes)
     reach = Reach(
         edges=frozenset(edges),
         nodes=refs,
         cities=frozenset(r for r in refs if r[1] == "city"),
         connected_hexes=frozenset(hexes),
-        paths=path_ids,
+        paths=frozenset(reached_paths),
     )
     if len(_REACH_CACHE) >= 256:
         _REACH_CACHE.pop(next(iter(_REACH_CACHE)))

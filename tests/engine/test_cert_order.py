@@ -254,3 +254,21 @@ def test_1870_protection_takes_the_recorded_bundle_whatever_is_named() -> None:
     protection.protect(g, sale, "P1", ["MKT_2"])
     assert holders(g, "MKT")["P1"] == ["MKT_0", "MKT_5", "MKT_7"]
     assert holders(g, "MKT")[MARKET] == ["MKT_2"]
+
+
+def test_18mex_swap_sale_takes_the_named_or_first_pool_5_percent() -> None:
+    """Selling a 10% NdM share for 5%: the 5% named by the action (`swap`, as the site's action),
+    else the first of the pool's list, comes to the seller before the 10% joins the pool."""
+    g, ndm, _ = game_with("18MEX", "NdM")
+    fives = [c.id for c in ndm.certs if c.percent == 5]
+    give(ndm, MARKET, fives[1], fives[0])
+    give(ndm, "P1", "NdM_1", "NdM_2")
+    ten = [next(c for c in ndm.certs if c.id == "NdM_1")]
+    assert g.title.swap_sale(g, ndm, "P1", ten, 5)
+    assert holders(g, "NdM")["P1"] == ["NdM_2", fives[1]]
+    assert holders(g, "NdM")[MARKET] == [fives[0], "NdM_1"]
+    ten = [next(c for c in ndm.certs if c.id == "NdM_2")]
+    give(ndm, MARKET, fives[1])
+    assert g.title.swap_sale(g, ndm, "P1", ten, 5, fives[1])
+    assert holders(g, "NdM")["P1"] == [fives[1]]
+    assert holders(g, "NdM")[MARKET] == [fives[0], "NdM_1", "NdM_2"]

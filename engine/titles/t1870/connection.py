@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from engine.state import Corporation
 
 INF = float("inf")
+CONNECTION_TIME_LIMIT_MS = 2000  # work budget of the offered connection run (deterministic)
 
 
 class _Connecting:
@@ -364,3 +365,43 @@ def best_connection_routes(
     if sol is None or not sol.routes:
         return None
     return [r.model_dump(exclude_none=True) for r in sol.routes]
+
+
+def connection_run(
+    game: Game, corp: Corporation, *, time_limit_ms: int | None = None
+) -> list[dict[str, Any]] | None:
+    """The run offered for a connection run: the best one, or (out of budget before any
+    connecting route was met) the connection walk's route alone; None when there is neither."""
+    routes = best_connection_routes(game, corp, time_limit_ms=time_limit_ms)
+    if routes is None:
+        t: Any = game.title
+        route = t.connection_route(game, corp)
+        routes = [route] if route is not None else None
+    return routes
+
+
+def connection_run_solution(
+    game: Game, corp: Corporation, *, time_limit_ms: int | None = None
+) -> Solution:
+    """`connection_run` as a solver Solution, each route scored by the engine's judge (no
+    routes at all when there is no connection run)."""
+    from engine.actions import Route
+
+    sol = best_connection_solution(game, corp, time_limit_ms=time_limit_ms)
+    if sol is not None and sol.routes:
+        return sol
+    routes = connection_run(game, corp, time_limit_ms=time_limit_ms)
+    if not routes:
+        return Solution([], 0, sol.exact if sol is not None else True)
+    t: Any = game.title
+    trains = {tr.id: t.train_spec(game, tr) for tr in t.active_trains(game, corp)}
+    saved = getattr(t, "_board_for", None)
+    t._board_for = corp.id
+    try:
+        board = t.board(game)
+    finally:
+        t._board_for = saved
+    objs = [Route.model_validate(r) for r in routes]
+    scored = check_routes(board, corp.id, trains, objs, t.route_rules(game, corp))
+    final = [r.model_copy(update={"revenue": x.revenue}) for r, x in zip(objs, scored, strict=True)]
+    return Solution(final, sum(x.revenue for x in scored), False)

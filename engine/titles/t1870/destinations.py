@@ -4,6 +4,7 @@ from the destination home, the required route, the Map/Charter choice)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from engine.core import market as mk
@@ -22,8 +23,8 @@ else:
 
 class DestinationRules(Title):
     _board_for: str | None  # the corporation whose board board() draws (None: the operating one)
-    _logged_checks: list[list[str]] | None  # the site's connection checks logged with an action
-    _site_log: bool  # the log carries the site's own connection checks
+    _logged_checks: list[tuple[str, list[str]]] | None  # the checks logged with an action
+    _checks_made: list[dict[str, Any]]  # the checks computed while processing the action
     _walk_graph: Any  # the graph of the last connection walk
 
     def destination_uses_city_space(self, dest: str) -> bool:
@@ -98,6 +99,30 @@ class DestinationRules(Title):
             super().run_routes(game, rnd, corp, action)
         finally:
             self._board_for = None
+
+    def in_connection_run(self, game: Game, corp: Corporation) -> bool:
+        """The corporation is at the route step of its connection run."""
+        rnd: Any = game.round
+        runs: list[str] = getattr(rnd, "conn_runs", None) or []
+        return bool(runs) and runs[0] == corp.id and rnd.conn_stage == "route"
+
+    def best_run(self, game: Game, corp: Corporation, *, time_limit_ms: int | None = None) -> Any:
+        """In a connection run the best run with one train from home to the destination (the
+        run the legal answer offers), else the solver's best."""
+        if self.in_connection_run(game, corp):
+            from engine.titles.t1870.connection import (
+                CONNECTION_TIME_LIMIT_MS,
+                connection_run_solution,
+            )
+
+            limit = CONNECTION_TIME_LIMIT_MS if time_limit_ms is None else time_limit_ms
+            return connection_run_solution(game, corp, time_limit_ms=limit)
+        return super().best_run(game, corp, time_limit_ms=time_limit_ms)
+
+    def run_error(self, game: Game, corp: Corporation, routes: list[Any]) -> str | None:
+        if self.in_connection_run(game, corp):
+            return self.connection_route_error(game, corp, SimpleNamespace(routes=routes))
+        return super().run_error(game, corp, routes)
 
     def destination_hex(self, corp: Corporation) -> str | None:
         d = corp.extra.get("destination")
@@ -240,24 +265,66 @@ class DestinationRules(Title):
         for t in self.active_trains(game, corp):
             t.operated = False
 
-    def connection_check(self, game: Game, rnd: Any) -> list[str]:
-        """Corporations that make a connection run now: as logged by the site when the log says,
-        else computed (in operating order)."""
+    def connection_check(self, game: Game, rnd: Any, entity: str | None = None) -> list[str]:
+        """Corporations that make a connection run now: as logged with the action when it
+        carries the site's checks, else computed (in the round's operating order, the company
+        whose turn just ended first) and recorded for the log. `entity`: the company the check
+        is made for (the first of a new round, or the one whose turn just ended; None: the
+        logged checks left over after the action)."""
         if self._logged_checks is not None:
-            found = [c for batch in self._logged_checks for c in batch]
-            self._logged_checks = []
+            found = self._take_logged(entity)
             return [c for c in dict.fromkeys(found) if self.destination_hex(game.state.corporations[c])]
-        if self._site_log:  # a site log without a check here: none (a logged `choose` still starts one)
+        if entity is None:
             return []
-        corps = [c for c in game.state.corporations.values() if c.floated and not c.closed]
-        corps.sort(key=lambda c: mk.order_key(game.state, self.market, c) if c.cell else (0, 0, 0, 0))
-        return [c.id for c in corps if self.connected_to_destination(game, c)]
+        st = game.state
+        corps = [c for c in st.corporations.values() if c.floated and not c.closed]
+        corps.sort(key=lambda c: mk.order_key(st, self.market, c) if c.cell else (0, 0, 0, 0))
+        order: list[str] = list(getattr(rnd, "order", None) or [])
+        if order:  # in the round's operating order (those not in it after, by price)
+            corps.sort(key=lambda c: order.index(c.id) if c.id in order else len(order))
+        found = [c.id for c in corps if self.connected_to_destination(game, c)]
+        index = getattr(rnd, "index", -1)
+        current = order[index] if 0 <= index < len(order) else None
+        if current in found:  # the company whose turn just ended runs first (as the site)
+            found.remove(current)
+            found.insert(0, current)
+        self._record_check(entity, found)
+        return found
+
+    def turn_check(self, game: Game, rnd: Any, corp: Corporation) -> None:
+        """A company's turn begins (not the first of the round): the site checks again, for
+        nobody (its check at a turn's start lists companies only for the round's first)."""
+        if self._logged_checks is None and rnd.index > 0:
+            self._record_check(corp.id, [])
+
+    def _record_check(self, entity: str, corps: list[str]) -> None:
+        self._checks_made.append({"type": "destination_connection", "entity": entity,
+                                  "entity_type": "corporation", "corporations": list(corps)})
+
+    def take_auto_actions(self, game: Game) -> list[dict[str, Any]]:
+        """The connection checks made while processing the last action, in the site's shape
+        (`destination_connection`, as the site records them with the action)."""
+        out, self._checks_made = self._checks_made, []
+        return out
+
+    def _take_logged(self, entity: str | None) -> list[str]:
+        """The corporations of the logged checks up to the first one made for `entity` (all of
+        them when None or none is for it); those checks are used up."""
+        batches = self._logged_checks or []
+        n = len(batches)
+        if entity is not None:
+            n = next((i + 1 for i, (e, _) in enumerate(batches) if e == entity), n)
+        taken, self._logged_checks = batches[:n], batches[n:]
+        return [c for _, corps in taken for c in corps]
 
     def note_logged_checks(self, action: Any) -> None:
+        """An action carrying the site's connection checks: they are used instead of computed
+        ones (without any, the checks are computed)."""
+        self._checks_made = []
         subs = [a for a in (action.auto_actions or []) if _atype(a) == "destination_connection"]
         if subs:
-            self._site_log = True
-            self._logged_checks = [list(_aget(a, "corporations") or []) for a in subs]
+            self._logged_checks = [(str(_aget(a, "entity")), list(_aget(a, "corporations") or []))
+                                   for a in subs]
         else:
             self._logged_checks = None
 

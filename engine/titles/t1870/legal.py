@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import shares
 from engine.state import MARKET
 from engine.titles.t1870 import protection
-from engine.titles.t1870.connection import best_connection_routes
-
-CONNECTION_TIME_LIMIT_MS = 2000  # work budget of the best connection run (deterministic)
+from engine.titles.t1870.connection import CONNECTION_TIME_LIMIT_MS, connection_run
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -55,7 +53,7 @@ def _stock(game: Game, base: dict[str, Any]) -> None:
         return
     if not base["kinds"]:
         return
-    pid, st, t = base["entity"], game.state, game.title
+    pid, st = base["entity"], game.state
     if "buy_company" in base["kinds"]:  # from another player, for $1 up to all his cash
         base["companies"] = [(c.id, 1, st.player(pid).cash) for c in rnd.tradeable_companies(pid)]
     out = base.setdefault("choices", [])
@@ -65,8 +63,8 @@ def _stock(game: Game, base: dict[str, Any]) -> None:
         e = {"entity": corp.id, "entity_type": "corporation"}
         if rnd.redeem_error(pid, corp) is None:
             for cert in redeemable(game, corp, pid):
-                out.append({**e, "type": "buy_shares", "shares": [cert], "percent": 10,
-                            "share_price": t.share_price(corp)})
+                # the site's shape: no price (it compares the bundle with its own, unpriced)
+                out.append({**e, "type": "buy_shares", "shares": [cert], "percent": 10})
         if rnd.reissue_error(pid, corp) is None:
             held = shares.certs_of(corp, corp.id)
             out.append({**e, "type": "sell_shares", "shares": [c.id for c in held],
@@ -109,10 +107,7 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
             base["choices"] = [{**e, "type": "choose", "choice": c} for c in t.destination_choices(game, corp)]
         elif kinds == ("run_routes",):
             base["company_abilities"] = []
-            routes = best_connection_routes(game, corp, time_limit_ms=CONNECTION_TIME_LIMIT_MS)
-            if routes is None:  # out of budget before any connecting route: the walk's route
-                route = t.connection_route(game, corp)
-                routes = [route] if route is not None else None
+            routes = connection_run(game, corp, time_limit_ms=CONNECTION_TIME_LIMIT_MS)
             if routes is not None:
                 base["choices"] = [{**e, "type": "run_routes", "routes": routes}]
         elif kinds == ("dividend",):

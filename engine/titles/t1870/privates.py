@@ -139,7 +139,8 @@ class PrivateRules(Title):
                        cost: int, count_lay: bool) -> None:
         st = game.state
         before = corp.cash
-        self.lay_tile(game, rnd, corp, action, free=True, count_lay=count_lay)
+        # a private's lay: the site checks no track restriction
+        self.lay_tile(game, rnd, corp, action, free=True, count_lay=count_lay, restrict=False)
         if cost > before:
             raise EngineError(f"{corp.id} cannot pay ${cost} for {action.hex}.", rule="track.cost")
         corp.cash -= cost

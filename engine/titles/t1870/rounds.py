@@ -152,6 +152,8 @@ class StockRound1870(StockRound):
     def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Any] | None = None) -> str | None:
         if corp.closed:
             return f"{corp.id} has closed: its certificates are worthless and cannot be sold."
+        if corp.cell is None:  # as the site: no bundles of a corporation never parred
+            return f"{corp.id} has no share price yet: its certificates cannot be sold."
         err = super().sell_error(pid, corp, pct, certs)
         if err:
             return err
@@ -409,7 +411,7 @@ class OperatingRound1870(OperatingRound):
                 t.end_turn(g, self, corp)
                 self.done.append(corp.id)
                 self.awaiting_next = True
-                self._add_runs(t.connection_check(g, self))
+                self._add_runs(t.connection_check(g, self, corp.id))
                 continue
             if t.step_kinds(g, self, name):
                 return
@@ -570,12 +572,14 @@ class OperatingRound1870(OperatingRound):
             raise EngineError(f"{corp.id}'s treasury, its president's cash and the shares he may sell can pay "
                               f"for a ${t.ebuy_needed(g)} train: no bankruptcy.", rule="bankrupt.can_pay")
         player = st.player(pid)
+        sold = self.turn.extra.get("ebuy_sold", ())
         for other in st.corporations.values():
             # as the site: per corporation the largest block a forced-purchase sale may be (the
             # market's room, the president's certificate only if someone can take it, never the
-            # buying company's presidency, not above 60% in a white/yellow cell)
+            # buying company's presidency, not above 60% in a white/yellow cell), none of a
+            # corporation already sold for this train (one block each)
             allowed = [pct for pct in range(10, shares.percent(other, pid) + 1, 10)
-                       if (t.emergency_sale_error(g, corp, pid, other, pct) or ("ok",))[0]
+                       if (t.emergency_sale_error(g, corp, pid, other, pct, sold) or ("ok",))[0]
                        in ("ok", "ebuy.sell_more_than_needed")]
             if allowed:
                 t._sale_context = (pid, shares.president(other))

@@ -71,11 +71,12 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             reissued=[],
             assignments={},  # company -> {"hex", "corp", "closed"}
             river_max=40,
+            open_market=[],  # train ids in the order they were discarded to the open market
             ors_in_set=1,
             bank_broken=False,
         )
         self._logged_checks = None
-        self._site_log = False  # the log carries the site's own connection checks
+        self._checks_made = []  # connection checks computed for the action in progress
         self._board_for = None
         self._count_as_protected = False
         self._sale_context: tuple[str | None, str | None] = (None, None)
@@ -269,11 +270,12 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         corp.cash = 0
         for t in st.trains:
             if t.owner == corp.id:
-                t.owner = None
-                t.discarded = True
+                self.to_open_market(game, t)
         for c in st.companies.values():
             if c.owner == corp.id:
                 c.closed = True
+        for cert in corp.certs:  # as the site: its certificates leave every holder
+            cert.owner = IPO
         corp.extra["destination"] = None
 
     # ------------------------------------------------------------ dividends
@@ -324,6 +326,14 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             self.withhold(game, corp, revenue)
             zones.move_left(game, corp)
 
+    def step_kinds(self, game: Game, rnd: OperatingRound, step: str) -> list[str]:
+        """As on the site, a corporation with trains whose network offers no route (fewer than
+        two revenue stops reachable) does not run: the route step and the dividend (withheld,
+        price left) are skipped."""
+        if step == "route" and not self.has_route(game, rnd.corp()):
+            return []
+        return super().step_kinds(game, rnd, step)
+
     def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
         if step == "dividend":
             zones.move_left(game, rnd.corp())
@@ -331,7 +341,13 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
     # ------------------------------------------------------------ operating round
     def on_operating_round_start(self, game: Game, rnd: OperatingRound) -> None:
         self.pay_companies(game)
-        rnd.conn_runs.extend(self.connection_check(game, rnd))  # type: ignore[attr-defined]
+        order = self.operating_order(game)
+        if order:  # the site checks at the start of the round's first turn
+            rnd.conn_runs.extend(self.connection_check(game, rnd, order[0]))  # type: ignore[attr-defined]
+
+    def start_turn(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
+        super().start_turn(game, rnd, corp)
+        self.turn_check(game, rnd, corp)
 
     def blocking_company_kinds(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[str]:
         """After buying trains the corporation passes explicitly while it could buy a private, or

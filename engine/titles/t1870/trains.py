@@ -24,8 +24,24 @@ class TrainRules1870(Title):
         return super().depot_trains(game)
 
     def market_trains(self, game: Game) -> list[Train]:
-        """Discarded and scrapped trains, for sale to anyone at their printed price."""
-        return [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
+        """Discarded and scrapped trains for sale to anyone at their printed price: as on the
+        site, one of each kind, the one discarded first."""
+        order: list[str] = game.state.extra.get("open_market", [])  # type: ignore[assignment]
+        pile = [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
+        pile.sort(key=lambda t: order.index(t.id) if t.id in order else len(order))
+        out: dict[str, Train] = {}
+        for t in pile:
+            out.setdefault(t.name, t)
+        return list(out.values())
+
+    def to_open_market(self, game: Game, train: Train) -> None:
+        """A train discarded (or traded in, or left by a closing company) goes to the open
+        market, behind those discarded before it."""
+        train.owner, train.discarded, train.operated = None, True, False
+        order: list[str] = game.state.extra.setdefault("open_market", [])  # type: ignore[assignment]
+        if train.id in order:
+            order.remove(train.id)
+        order.append(train.id)
 
     def min_train_price(self, game: Game, corp: Corporation) -> int | None:
         prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]
@@ -71,7 +87,7 @@ class TrainRules1870(Title):
                                   "from the bank (diesels option).", rule="train.exchange")
             # the traded train goes to the open market first (so a company at its train limit may
             # trade); a 4 traded for the first D then rusts with the others
-            old.owner, old.discarded, old.operated = None, True, False
+            self.to_open_market(game, old)
             super().buy_train(game, rnd, corp, action, D_DISCOUNT)
             return
         forced = self.must_buy_train(game, rnd, corp) and int(action.price) > corp.cash
@@ -83,6 +99,9 @@ class TrainRules1870(Title):
             raise EngineError(f"{corp.id} is forced to buy a train: it must take the cheapest one "
                               f"(${self.cheapest_available(game)}).", rule="train.forced_cheapest")
         if train.discarded and train.owner is None:
+            if train not in self.market_trains(game):
+                raise EngineError(f"Only the first {train.name} train discarded to the open market is for "
+                                  "sale now.", rule="train.market_order")
             if not self.room(game, corp):
                 raise EngineError(f"{corp.id} is at its train limit ({self.train_limit_for(game, corp)} trains).",
                                   rule="train.limit")
@@ -132,7 +151,7 @@ class TrainRules1870(Title):
             raise EngineError(f"{corp.id} does not own train {train.id}.", rule="train.discard")
         if corp not in self.crowded(game):
             raise EngineError(f"{corp.id} is within its train limit and need not discard.", rule="train.discard")
-        train.owner, train.discarded, train.operated = None, True, False
+        self.to_open_market(game, train)
 
 
 def diesel_data(data: Any) -> Any:

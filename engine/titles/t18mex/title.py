@@ -41,6 +41,20 @@ class MexStockRound(StockRound):
     """The common stock round; an NdM sale may swap a 10% share for a 5% one from the pool, and
     a 10% NdM share may be bought from the pool by handing in a 5% one."""
 
+    def must_sell(self, pid: str) -> bool:
+        """Over the certificate limit, or (as the site's must-sell check) holding more than the
+        60% limit of a company of which he may sell some (minor C's trade-in share can lift a
+        holding over it)."""
+        if super().must_sell(pid):
+            return True
+        t = self.title
+        for corp in self.game.state.corporations.values():
+            if (corp.kind == "corporation" and not corp.closed
+                    and shares.percent(corp, pid) > t.max_percent(corp)
+                    and any(self.sell_error(pid, corp, p) is None for p in (10, 5))):
+                return True
+        return False
+
     def swap_buy_error(self, pid: str, cert: Cert, five: Cert | None) -> str | None:
         """Why `pid` may not buy the 10% NdM `cert` by handing in `five` (None = allowed). As on
         the site, the purchase is judged as if it were a 5% one: half the price, 5% more held."""
@@ -112,11 +126,21 @@ class MexStockRound(StockRound):
     def _do_sell_shares(self, pid: str, action: Any) -> None:
         corp = self.game.state.corporations.get(str(action.shares[0]).rsplit("_", 1)[0]) if action.shares else None
         certs = [c for c in corp.certs if c.id in action.shares] if corp else []
-        if corp is not None and action.percent == 5 and sum(c.percent for c in certs) == 10:
+        swap = getattr(action, "swap", None)
+        if swap and (corp is None or corp.id != NDM or action.percent != 10 or len(certs) != 1
+                     or certs[0].percent != 10):
+            raise EngineError("A swap sale sells one 10% NdM share (percent 10) for a 5% one from the pool.",
+                              rule="stock.swap")
+        if corp is not None and (swap or (action.percent == 5 and sum(c.percent for c in certs) == 10)):
             err = self.sell_error(pid, corp, 5)
             if err:
                 raise EngineError(err, rule="stock.sell")
-        if corp is not None and self.title.swap_sale(self.game, corp, pid, certs, action.percent or 0):
+        swapped = corp is not None and self.title.swap_sale(
+            self.game, corp, pid, certs, 5 if swap else action.percent or 0, swap)
+        if swap and not swapped:
+            raise EngineError("Only an ordinary 10% NdM share of yours may be sold for a 5% one.", rule="stock.swap")
+        if swapped:
+            assert corp is not None
             self.sold_this_round.setdefault(pid, set()).add(corp.id)
             self.turn_state.sold = True
             self.turn_state.sold_corps.append(corp.id)
@@ -127,6 +151,7 @@ class MexStockRound(StockRound):
 class Title18MEX(MexOperatingRules, MergerRules, Title):
     name = "18MEX"
     bankruptcy_allowed = True
+    track_restriction = "city_permissive"  # as on the site: new track, or a tile with a city
 
     def __init__(self, options: tuple[str, ...] = ()) -> None:
         super().__init__(options)
@@ -364,12 +389,17 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
     def stock_round(self, game: Game) -> Round:
         return MexStockRound(game)
 
-    def swap_sale(self, game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: int) -> bool:
+    def swap_sale(self, game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: int,
+                  swap: str | None = None) -> bool:
         """Selling a 10% NdM share for 5%: the share goes to the pool and a 5% one comes back
-        from it; the seller gets the share's price less the 5% one's and the price does not move."""
+        from it; the seller gets the share's price less the 5% one's and the price does not move.
+        The site's action sells the 10% (percent 10) and names the pool's 5% (`swap`); without
+        it (percent 5) the first 5% of the pool's list. As on the site the 5% moves first."""
         st = game.state
-        # the first 5% of the market's list; as on the site it changes hands before the 10%
-        five = next((c for c in shares.certs_of(corp, MARKET) if c.percent == 5), None)
+        pool_fives = [c for c in shares.certs_of(corp, MARKET) if c.percent == 5]
+        if swap and not any(c.id == swap for c in pool_fives):
+            raise EngineError(f"{swap} is not a 5% NdM certificate in the pool.", rule="stock.swap")
+        five = next((c for c in pool_fives if c.id == swap or not swap), None)
         if (corp.id != NDM or five is None or len(certs) != 1 or certs[0].percent != 10 or pct != 5
                 or certs[0].owner != pid or certs[0].president):
             return False
@@ -456,8 +486,14 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 for ten, five, _price in rnd.swap_options(pid):
                     choices.append({**e, "type": "buy_shares", "shares": [ten], "percent": 10, "swap": five})
             if "sell_shares" in kinds:
-                choices.extend({**e, "type": "sell_shares", "shares": [cid], "percent": 5}
-                               for cid in self._ndm_half_sales(game, rnd, pid))
+                for cid in self._ndm_half_sales(game, rnd, pid):
+                    ndm = game.state.corporations[NDM]
+                    if next(c for c in ndm.certs if c.id == cid).percent == 5:
+                        choices.append({**e, "type": "sell_shares", "shares": [cid], "percent": 5})
+                    else:  # the site's swap sale: the 10% sold, the pool's first 5% named
+                        five = next(c for c in shares.certs_of(ndm, MARKET) if c.percent == 5)
+                        choices.append({**e, "type": "sell_shares", "shares": [cid], "percent": 10,
+                                        "swap": five.id})
         base["choices"] = choices
 
     def _interrupt_choices(self, game: Game, pending: tuple[str, str, list[str]]) -> list[dict[str, Any]]:
@@ -493,10 +529,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         if corp is None or not corp.ipoed or rnd.sell_error(pid, corp, 5) is not None:
             return []
         out = []
-        five = next((c for c in corp.certs if c.owner == pid and c.percent == 5), None)
+        held = shares.certs_of(corp, pid)  # as the site's bundles: his first 5%, his first 10%
+        five = next((c for c in held if c.percent == 5), None)
         if five is not None:
             out.append(five.id)
-        ten = next((c for c in corp.certs if c.owner == pid and c.percent == 10 and not c.president), None)
+        ten = next((c for c in held if c.percent == 10 and not c.president), None)
         if ten is not None and any(c.owner == MARKET and c.percent == 5 for c in corp.certs):
             out.append(ten.id)
         return out

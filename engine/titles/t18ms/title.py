@@ -94,8 +94,10 @@ class Title18MS(Title):
                 t.owner = None
 
     def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
+        """In a company's first turn (it floated in the stock round before) two lays, as on the
+        site: the second may be a yellow lay, or an upgrade unless the first was one."""
         if corp.id in game.state.extra["recently_floated"]:  # type: ignore[operator]
-            return [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+            return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}]
         return [{"lay": True, "upgrade": True}]
 
     def step_kinds(self, game: Game, rnd: OperatingRound, step: str) -> list[str]:
@@ -106,61 +108,17 @@ class Title18MS(Title):
         return super().step_kinds(game, rnd, step)
 
     def track_abilities_block(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
-        return any(self._tile_ability_left(game, c) for c in game.state.companies.values()
-                   if c.owner == corp.id and not c.closed)
+        """The track step waits for a pass while the company holds an unused AGS/BS lay, or (in
+        phase 3, when privates may be bought) could buy the AGS or BS from its president."""
+        if any(self._tile_ability_left(game, c) for c in game.state.companies.values()
+               if c.owner == corp.id and not c.closed):
+            return True
+        return game.state.phase == "3" and self.can_buy_tile_layer(game, rnd, corp, frozenset(TILE_COMPANIES))
 
     def _tile_ability_left(self, game: Game, company: Any) -> bool:
         if company.id not in TILE_COMPANIES or company.uses >= TILE_COMPANIES[company.id]:
             return False
         return not (company.id == "BS" and game.state.extra["bs_or"] not in (None, game.or_number))
-
-    _company_lay = False  # set while AGS or BS lays (the site checks no new-track rule then)
-
-    def connection_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any, rotation: int) -> str | None:
-        err = super().connection_error(game, corp, hex_name, tile, rotation)
-        if err or self._company_lay:
-            return err
-        return self._new_track_error(game, corp, hex_name, tile, rotation)
-
-    def _new_track_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any, rotation: int) -> str | None:
-        """The site's semi-restrictive track rule (check_track_restrictions!, for a corporation's
-        own lay): an upgrade must give the corporation new track it reaches, or change the
-        revenue of a city or town it reaches. Upgrading a tile only to add track the
-        corporation cannot reach, on an unchanged city, is refused."""
-        from engine.routes.graph import reachable, track_graph
-
-        old_board = self.board(game)
-        old_graph = track_graph(old_board)
-        old_paths = [p for p in old_graph.paths if p.hex == hex_name]
-        if not old_paths:
-            return None  # a first tile on an empty hex is all new track
-        new_board = Board(old_board.data, {**old_board.tiles, hex_name: (tile.name, rotation)}, old_board.tokens)
-        new_graph = track_graph(new_board)
-        reach = reachable(new_board, corp.id, self.pass_through_offboards)
-
-        def shape(ep: Any) -> Any:
-            return ep if ep[0] == "edge" else (ep[0],)
-
-        def revenue(graph: Any, ep: Any) -> int | None:
-            if ep[0] == "edge":
-                return None
-            rev = graph.node((hex_name, ep[0], ep[1])).node.revenue
-            return rev if isinstance(rev, int) else max(rev.values())
-
-        for pid in reach.paths:
-            new = new_graph.paths[pid]
-            if new.hex != hex_name:
-                continue
-            old = next((o for o in old_paths
-                        if (shape(new.a), shape(new.b)) in ((shape(o.a), shape(o.b)), (shape(o.b), shape(o.a)))), None)
-            if old is None:
-                return None  # new track the corporation reaches
-            before = sorted(r for r in (revenue(old_graph, old.a), revenue(old_graph, old.b)) if r is not None)
-            after = sorted(r for r in (revenue(new_graph, new.a), revenue(new_graph, new.b)) if r is not None)
-            if before != after:
-                return None  # a reached city or town changes value
-        return (f"{corp.id} may not lay that tile on {hex_name}: an upgrade must add track it can reach "
-                "or change a city's value.")
 
     # ------------------------------------------------------------ bonuses
     def after_lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str) -> None:
@@ -236,6 +194,25 @@ class Title18MS(Title):
                     "so it cannot be bought.")
         return None
 
+    MO_DISCOUNT = 100
+
+    def mo_offers(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[tuple[Train, str, int]]:
+        """The bank's 3+ and 4+ trains the company may buy with its unused Mobile & Ohio now
+        (in its train step, with room): (train, variant, discounted price)."""
+        mo = game.state.companies.get("M&O")
+        if (mo is None or mo.closed or mo.owner != corp.id or rnd.step_name() != "buy_train"
+                or not self.room(game, corp)):
+            return []
+        return [(t, face, price - self.MO_DISCOUNT) for t in self.depot_trains(game)
+                for face, price in self.variants(t).items() if face in ("3+", "4+")]
+
+    def can_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """As on the site, the Mobile & Ohio's discounted price counts among the prices the
+        company could pay (its train step stays open for it)."""
+        if super().can_buy_train(game, rnd, corp):
+            return True
+        return any(price <= corp.cash for _, _, price in self.mo_offers(game, rnd, corp))
+
     def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
                         price: int, from_depot: bool) -> None:
         st = game.state
@@ -257,10 +234,6 @@ class Title18MS(Title):
         if cheapest_bank is not None and cheapest_bank <= corp.cash:
             raise EngineError(f"{corp.id} can pay for a ${cheapest_bank} train itself, so its president "
                               "may not add money.", rule="train.contribution_affordable")
-        faces = self.variants(train)
-        if not from_depot and price > faces.get(train.face, min(faces.values())):
-            raise EngineError("With the president's money a train may not cost more than its face value.",
-                              rule="train.contribution_over_face")
         need = price - corp.cash
         if pres.cash >= need:
             pres.cash -= need
@@ -321,13 +294,78 @@ class Title18MS(Title):
         """The site pays a presidential contribution ($50 fee) before it checks the price range,
         so the money in hand behind the minimum is $50 less then (and no minimum applies when
         the contribution brings the treasury to the train's face value)."""
-        low, high = super().other_train_bounds(game, rnd, corp, train, price)
-        if price is not None and low > 1 and self._assisted(game, corp, train, price):
-            face = self.variants(train).get(train.face, train.price)
+        face = self.variants(train).get(train.face, train.price)
+        if corp.cash >= face:
+            return 1, corp.cash
+        if price is not None and rnd is not None and self._loan_buy(game, rnd, corp, train, price):
+            # the site lends the price first and then checks the range with it in the treasury
+            pres = game.state.player(shares.president(corp) or "")
+            lent = corp.cash + price
+            if lent >= face:
+                return 1, lent
+            have = lent + pres.cash
+            last = rnd.turn.extra.get("ebuy_last_sold")
+            return max(1, have - int(last) + 1 if last else 1), min(face, have)
+        # below the face value: up to the treasury plus the president's cash (a president in
+        # debt lowers it, possibly below $1: then no such train), at most the face value
+        pid = shares.president(corp)
+        have = corp.cash + (game.state.player(pid).cash if pid else 0)
+        last = rnd.turn.extra.get("ebuy_last_sold") if rnd is not None else None
+        low = have - int(last) + 1 if last else 1
+        if price is not None and self._assisted(game, corp, train, price):
             # after the contribution the treasury holds the price: at face value or more the
-            # site checks only $1 to the treasury
-            low = 1 if price >= face else max(1, low - 50)
-        return low, high
+            # site checks only $1 to the treasury; below it the fee is gone from the money
+            if price >= face:
+                return 1, price
+            have -= 50
+            low = have - int(last) + 1 if last else 1
+        return max(1, low), min(face, have)
+
+    def _other_price_ok(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
+        low, high = self.other_train_bounds(game, rnd, corp, train, price)
+        return low <= price <= high and self._loan_error(game, rnd, corp, train, price) is None
+
+    def _loan_error(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> str | None:
+        """The site takes the emergency loan whenever the price exceeds the treasury plus the
+        president's cash (also when the treasury alone could pay, the president being in debt):
+        the treasury's cash then goes to the bank and the president owes the price less that
+        cash plus $50. When that sum is not above $0 the site refuses the purchase."""
+        if not self._loan_buy(game, rnd, corp, train, price) or price > corp.cash:
+            return None
+        if price - corp.cash + 50 <= 0:
+            return (f"{corp.id} cannot buy that train for ${price}: with its president in debt the site "
+                    "takes a loan here, and a loan of $0 or less is refused.")
+        return None
+
+    def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any,
+                  discount: int = 0) -> None:
+        train = self.find_train(game, corp, action.train)
+        price = int(action.price)
+        pid = shares.president(corp)
+        if price > corp.cash or pid is None or not self._loan_buy(game, rnd, corp, train, price):
+            super().buy_train(game, rnd, corp, action, discount)
+            return
+        err = self._loan_error(game, rnd, corp, train, price)
+        if err:
+            raise EngineError(err, rule="train.debt_loan")
+        st, pres = game.state, game.state.player(pid)
+        owed = price - corp.cash + 50
+        super().buy_train(game, rnd, corp, action, discount)
+        # the treasury left goes to the bank; the president borrows the rest plus $50
+        st.bank.cash += corp.cash + owed
+        corp.cash = 0
+        pres.cash -= owed
+
+    def _loan_buy(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
+        """A forced purchase the bank lends for (the site's emergency loan, $50 interest): the
+        price is above the treasury and the president's cash together, he may sell nothing
+        more, and no bank train is affordable with that money."""
+        pid = shares.president(corp)
+        if pid is None or not self.must_buy_train(game, rnd, corp) or self._assisted(game, corp, train, price):
+            return False
+        have = corp.cash + game.state.player(pid).cash
+        cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=0)
+        return price > have and cheapest > have and not self._can_sell_anything(game, rnd, corp, pid)
 
     def _assisted(self, game: Game, corp: Corporation, train: Train, price: int) -> bool:
         """The site's president_assisted_buy: a permanent train, the company owns a train and
@@ -395,11 +433,8 @@ class Title18MS(Title):
             if company.id == "BS" and rnd.step_name() != "track":
                 raise EngineError(f"{corp.id} may use the Birmingham Southern only in its track step.",
                                   rule="company.timing")
-            self._company_lay = True
-            try:
-                self.lay_tile(game, rnd, corp, action, free=True, count_lay=False)
-            finally:
-                self._company_lay = False
+            # the site checks no track restriction for a private's lay
+            self.lay_tile(game, rnd, corp, action, free=True, count_lay=False, restrict=False)
             company.uses += 1
             if company.id == "BS":
                 st.extra["bs_or"] = game.or_number
@@ -446,9 +481,18 @@ class Title18MS(Title):
         the cheapest bank train), and after his sales at least the money in hand less the last
         price sold at, plus $1. A train whose minimum is above its maximum is not offered."""
         rnd: Any = game.round
-        if rnd.kind != "operating" or rnd.finished or not base.get("trains"):
+        if rnd.kind != "operating" or rnd.finished:
             return
         corp = rnd.corp()
+        if "buy_train" in base["kinds"]:
+            offers = [(t, face, price) for t, face, price in self.mo_offers(game, rnd, corp) if price <= corp.cash]
+            if offers:
+                base["company_abilities"] = [*base["company_abilities"], ("M&O", "buy_train")]
+                base["choices"] = [*base.get("choices", []), *(
+                    {"entity": "M&O", "entity_type": "company", "type": "buy_train", "train": t.id,
+                     "variant": face, "price": price} for t, face, price in offers)]
+        if not base.get("trains"):
+            return
         cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=None)
         out = []
         for tid, face, lo, hi, seller in base["trains"]:
@@ -457,8 +501,21 @@ class Title18MS(Title):
                 lo, hi = self.other_train_bounds(game, rnd, corp, train)
                 if hi > corp.cash and cheapest is not None and cheapest <= corp.cash:
                     hi = max(1, corp.cash)
+                value = self.variants(train).get(train.face, train.price)
+                if self._loan_buy(game, rnd, corp, train, max(hi, value)):
+                    # with the bank's loan other prices are accepted (and some refused): the
+                    # first run of accepted prices up to the larger of the face value and the
+                    # treasury
+                    lo, hi = 1, 0
+                    for p in range(1, max(value, corp.cash) + 1):
+                        if self._other_price_ok(game, rnd, corp, train, p):
+                            lo, hi = (p, p) if hi < lo else (lo, p)
+                        elif hi >= lo:
+                            break
                 if lo > hi:
                     continue
+            elif self._loan_error(game, rnd, corp, self.find_train(game, corp, tid), lo):
+                continue
             out.append((tid, face, lo, hi, seller))
         base["trains"] = out
 

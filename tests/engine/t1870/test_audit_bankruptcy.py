@@ -40,3 +40,16 @@ def test_bankruptcy_sells_other_presidencies_when_someone_can_take_them() -> Non
         c.owner = "7438"  # market room 30%, 7438 now 40%
     g.apply(BANKRUPT_ACTION)
     assert shares.percent(mp, "14945") == 10  # 30% sold (the room), presidency may change
+
+
+def test_bankruptcy_sells_no_second_block_of_a_company_sold_for_this_train() -> None:
+    """One block per corporation for one train purchase: a company the president has already
+    sold for this train stays in his hands when he goes bankrupt (the site's blocks)."""
+    g = replay(BANKRUPT, 846)
+    mkt = g.state.corporations["MKT"]
+    g.apply({"type": "sell_shares", "entity": "14945", "entity_type": "player",
+             "shares": ["MKT_5"], "percent": 10})
+    assert shares.percent(mkt, "14945") == 20
+    g.apply(BANKRUPT_ACTION)
+    assert g.finished and g.state.end_reason == "bankrupt"
+    assert shares.percent(mkt, "14945") == 20

@@ -5,6 +5,7 @@ earlier in the round (an incremental company's treasury sales) may pay for it.""
 
 from __future__ import annotations
 
+from engine.legal import legal_moves
 from tests.engine.t1870._util import BANK, logged, replay
 
 
@@ -26,3 +27,12 @@ def test_redemption_still_needs_the_cash() -> None:
     mkt = g.state.corporations["MKT"]
     mkt.cash = g.title.share_price(mkt) - 1
     assert "cannot pay" in (g.round.redeem_error("7438", mkt) or "")
+
+
+def test_redemption_offered_in_the_sites_shape() -> None:
+    """The site compares the redeemed bundle with its own, whose price is unset: a redemption
+    names the certificate and percent only (an action carrying `share_price` is refused)."""
+    g = replay(BANK, 183)
+    offers = [o for o in legal_moves(g).choices if o["type"] == "buy_shares"]
+    assert logged(BANK, 184) in offers
+    assert all("share_price" not in o for o in offers)

@@ -25,7 +25,7 @@ def test_a_closed_corporations_certificates_cannot_be_sold() -> None:
     assert "MP" in dict(legal_moves(g).sell_shares)
     err = rejected(g, {"type": "sell_shares", "entity": "9263", "entity_type": "player",
                        "shares": ["MKT"], "percent": 10})
-    assert err.rule == "stock.sell" and "closed" in str(err)
+    assert err.rule == "stock.sell" and ("closed" in str(err) or "hold no MKT" in str(err))
 
 
 def test_no_price_protection_for_a_closed_corporation() -> None:
@@ -33,3 +33,14 @@ def test_no_price_protection_for_a_closed_corporation() -> None:
     sale = {"corp": "MKT", "pct": 10, "president": "9263", "seller": "18843"}
     err = protection.protect_error(g, sale, set())
     assert err is not None and "closed" in err
+
+
+def test_a_closed_corporations_certificates_leave_the_players() -> None:
+    """As on the site, a closing corporation's certificates are taken from every holder: no
+    player or the market holds any of them afterwards."""
+    g = replay(BANK, 281)
+    mkt = g.state.corporations["MKT"]
+    assert any(c.owner not in ("ipo", "MKT") for c in mkt.certs)
+    g.title.close_corporation(g, mkt)
+    holders = {p.id for p in g.state.players} | {"market"}
+    assert not [c.id for c in mkt.certs if c.owner in holders]

@@ -56,14 +56,16 @@ def test_computed_check_agrees_with_every_logged_check(name: str, monkeypatch: p
     seen: list[tuple[list[str], list[str]]] = []
     original = Title1870.connection_check
 
-    def spy(self: Title1870, game: Any, rnd: Any) -> list[str]:
-        if self._logged_checks is not None:
+    def spy(self: Title1870, game: Any, rnd: Any, entity: str | None = None) -> list[str]:
+        if self._logged_checks is not None and entity is not None:
             st = game.state
-            logged = {c for batch in self._logged_checks for c in batch if self.destination_hex(st.corporations[c])}
+            batches = list(self._logged_checks)  # those up to the first one for `entity`
+            n = next((i + 1 for i, (e, _) in enumerate(batches) if e == entity), len(batches))
+            logged = {c for _, cs in batches[:n] for c in cs if self.destination_hex(st.corporations[c])}
             mine = {c.id for c in st.corporations.values()
                     if c.floated and not c.closed and self.connected_to_destination(game, c)}
             seen.append((sorted(mine), sorted(logged)))
-        return original(self, game, rnd)
+        return original(self, game, rnd, entity)
 
     monkeypatch.setattr(Title1870, "connection_check", spy)
     import_game(data)
@@ -80,3 +82,31 @@ def test_walk_never_reuses_track() -> None:
 
     game = replay(BANKRUPT, upto=785)
     assert not game.title.connected_to_destination(game, game.state.corporations["MP"])
+
+
+def test_recorded_checks_are_the_sites() -> None:
+    """Played live without the logged checks, every action is stored with the connection checks
+    the engine made while processing it, in the site's shape and at the site's moments (start of
+    an OR for its first company, end of each turn for the company that operated with the
+    companies that connect, start of each later turn for nobody): exactly as the site recorded
+    them in the bank game, so an exported game loads on the site."""
+    from engine.io.export18xx import import_game as load
+
+    data = _load("1870_game_end_bank.json")
+    site = {a["id"]: [(x["entity"], x.get("corporations")) for x in a.get("auto_actions", [])
+                      if x.get("type") == "destination_connection"] for a in data["actions"]}
+    game = load({**data, "actions": []})
+    differ, checks = [], 0
+    for a in data["actions"]:
+        raw = {k: v for k, v in a.items() if k not in ("created_at", "user")}
+        raw["auto_actions"] = [x for x in a.get("auto_actions", []) if x.get("type") != "destination_connection"]
+        if raw.get("entity_type") == "player":
+            raw["entity"] = str(raw["entity"])
+        stored = game.apply(raw)
+        ours = [(x["entity"], x.get("corporations")) for x in stored.auto_actions
+                if x.get("type") == "destination_connection"]
+        checks += len(ours)
+        if a["type"] not in ("undo", "redo") and not a.get("skip") and ours != site[a["id"]]:
+            differ.append((a["id"], site[a["id"]], ours))
+    assert checks > 100
+    assert differ == []

@@ -81,7 +81,9 @@ def test_selling_a_ten_percent_ndm_share_for_five_takes_a_five_back() -> None:
     ten.owner = pid   # a 10% share of his own
     five.owner = MARKET  # and a 5% one in the pool
     st.bank.cash += 0
-    sale = {"entity": pid, "entity_type": "player", "type": "sell_shares", "shares": ["NdM_3"], "percent": 5}
+    # the site's action: the 10% sold (percent 10), the pool's 5% named as the swap
+    sale = {"entity": pid, "entity_type": "player", "type": "sell_shares", "shares": ["NdM_3"], "percent": 10,
+            "swap": "NdM_8"}
     assert sale in legal_moves(g).choices
     cash, cell, price = st.player(pid).cash, ndm.cell, t.share_price(ndm)
     g.apply(sale)

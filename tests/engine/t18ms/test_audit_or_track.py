@@ -33,7 +33,7 @@ def test_upgrade_adding_only_unreached_track_is_refused(f2) -> None:
     n = len(g.log)
     with pytest.raises(EngineError) as err:
         g.apply(lay("E3", "20-0", 1))
-    assert err.value.rule == "track.connection"
+    assert err.value.rule == "track.restriction"
     assert len(g.log) == n
     assert all(name != "20-0" for name, _ in g.legal().tiles.get("E3", []))
 
