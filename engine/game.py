@@ -12,6 +12,13 @@ from engine.flow.base import Round
 from engine.state import State
 
 
+def _auto_key(a: Any) -> dict[str, Any]:
+    """An automatic action as compared: without its id and time stamps."""
+    d = dict(a) if isinstance(a, dict) else dump_action(a)
+    return {k: str(v) if k == "entity" else v for k, v in d.items()
+            if k not in ("id", "created_at", "user")}
+
+
 def effective_actions(log: Sequence[Any]) -> list[Any]:
     """Resolve undo/redo: the actions in effect, in order (undo/redo themselves excluded)."""
     return _resolve(log)[0]
@@ -178,6 +185,11 @@ class Game:
         if self.state.finished:
             raise EngineError("The game is over: no more moves.", rule="game.over")
 
+        claimed: list[dict[str, Any]] = []
+        if not logged and act.auto_actions:
+            # the engine makes its own automatic actions; a live move may only repeat them
+            claimed, act = list(act.auto_actions), act.model_copy(update={"auto_actions": []})
+
         def run() -> Any:
             self._trusting = logged
             try:
@@ -186,7 +198,16 @@ class Game:
                 self._trusting = False
             stored = act
             autos = self.title.take_auto_actions(self)
-            if autos:  # stored with the action, as the site records its automatic actions
+            if claimed:
+                # a live move may repeat the automatic actions the engine makes (a stored log
+                # replayed move by move), never add others
+                if [_auto_key(a) for a in claimed] != [_auto_key(a) for a in autos]:
+                    raise EngineError("Automatic follow-up actions are the engine's own: this "
+                                      "move makes " + (", ".join(str(a.get("type")) for a in autos)
+                                                       or "none") + ".",
+                                      rule="action.auto_actions")
+                stored = act.model_copy(update={"auto_actions": autos})
+            elif autos:  # stored with the action, as the site records its automatic actions
                 stored = act.model_copy(update={"auto_actions": [*act.auto_actions, *autos]})
             self.log.append(stored)
             self._applied.append(stored)
@@ -215,9 +236,6 @@ class Game:
         """What a live move may not be: only what the legal answer offers is a move."""
         if act.entity is None and act.type not in ("undo", "redo", "message"):
             raise EngineError("A move names who makes it (its entity).", rule="action.entity")
-        if act.auto_actions:
-            raise EngineError("Automatic follow-up actions come only with an imported log; "
-                              "the engine makes them itself.", rule="action.auto_actions")
         if act.type.startswith("program_") or act.type == "destination_connection":
             raise EngineError("Standing orders (auto-buy, auto-pass) and the site's logged checks "
                               "are not moves in this game.", rule="action.program")

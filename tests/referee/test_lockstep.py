@@ -18,7 +18,8 @@ pytestmark = pytest.mark.skipif(
     shutil.which("ruby") is None or not (REFEREE / "referee.rb").is_file(),
     reason="needs ruby and ../shared/referee")
 
-GAMES = [("18MS", 11, 3, []), ("1870", 11, 4, []), ("18MEX", 11, 3, [])]
+# whole games (each ends: fixed round, bankruptcy, bankruptcy) of tools/lockstep_sweep.py
+GAMES = [("18MS", 27, 4, []), ("1870", 2, 4, []), ("18MEX", 30, 5, ["delay_minor_close"])]
 
 
 def _lockstep(path: Path) -> dict[str, object]:
@@ -32,9 +33,10 @@ def test_random_game_agrees_with_the_site(tmp_path: Path, title: str, seed: int,
                                           options: list[str]) -> None:
     out = tmp_path / f"{title}.json"
     cmd = [sys.executable, "-m", "engine", "random", title, "--seed", str(seed), "--players",
-           str(players), "--max-actions", "400", "--out", str(out)]
+           str(players), "--out", str(out)]
     for o in options:
         cmd += ["--option", o]
     subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
+    assert json.loads(out.read_text())["status"] == "finished"
     rep = _lockstep(out)
     assert rep["verdict"] in ("agree", "both-reject"), rep["detail"]
