@@ -139,7 +139,7 @@ class TrackRules(OperatingHost):
         """As on the site, judged on the board after the lay: the new tile's paths that the
         corporation reaches are compared with the old tile's (same ends); one without an old
         counterpart is new track, one whose city or town revenue differs changes a value."""
-        from engine.routes.graph import reachable, track_graph
+        from engine.routes.graph import reaches_any, track_graph
 
         old_board = self.board(game)
         old_graph = track_graph(old_board)
@@ -148,7 +148,6 @@ class TrackRules(OperatingHost):
             return None  # a first tile on an empty hex is all new track
         new_board = Board(old_board.data, {**old_board.tiles, hex_name: (tile.name, rotation)}, old_board.tokens)
         new_graph = track_graph(new_board)
-        reach = reachable(new_board, corp.id, self.pass_through_offboards)
 
         def shape(ep: Any) -> Any:
             return ep[:2] if ep[0] == "edge" else (ep[0],)
@@ -159,26 +158,28 @@ class TrackRules(OperatingHost):
             rev = graph.node((hex_name, ep[0], ep[1])).node.revenue
             return rev if isinstance(rev, int) else max(rev.values())
 
-        new_track = changed = False
-        for pid in reach.paths:
-            new = new_graph.paths[pid]
+        # the new tile's paths that would satisfy the rule if the corporation reaches them
+        new_track: list[int] = []
+        changed: list[int] = []
+        for new in new_graph.paths:
             if new.hex != hex_name:
                 continue
             old = next((o for o in old_paths
                         if (shape(new.a), shape(new.b)) in ((shape(o.a), shape(o.b)), (shape(o.b), shape(o.a)))), None)
             if old is None:
-                new_track = True
+                new_track.append(new.id)
                 continue
             before = sorted(r for r in (revenue(old_graph, old.a), revenue(old_graph, old.b)) if r is not None)
             after = sorted(r for r in (revenue(new_graph, new.a), revenue(new_graph, new.b)) if r is not None)
-            changed = changed or before != after
-        if new_track:
+            if before != after:
+                changed.append(new.id)
+        if new_track and reaches_any(new_board, corp.id, self.pass_through_offboards, new_track):
             return None
         if self.track_restriction == "city_permissive":
             if tile.geometry.cities:
                 return None
             return f"{corp.id} may not lay that tile on {hex_name}: it must add track it can reach or hold a city."
-        if changed:
+        if changed and reaches_any(new_board, corp.id, self.pass_through_offboards, changed):
             return None
         return (f"{corp.id} may not lay that tile on {hex_name}: an upgrade must add track it can reach "
                 "or change a city's value.")

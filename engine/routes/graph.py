@@ -357,6 +357,10 @@ class _ReachWalk:
         self.visited_nodes: set[int] = set()
         self.visited_paths: set[int] = set()
         self.crossed: dict[tuple[str, int, tuple[int, int] | None], int] = {}
+        # sizes of everything the walk could reach at most (see `_closure`): once reached,
+        # nothing is left to find and the walk stops
+        self.whole: tuple[int, int, int] = (-1, -1, -1)
+        self.targets: frozenset[int] = frozenset()  # paths whose reaching ends the walk
 
     def converging_exit(self, hex_name: str, edge: int) -> bool:
         """Several paths of the hex's tile leave by this edge."""
@@ -399,6 +403,9 @@ class _ReachWalk:
                 self.edges.add((nb, (ep[1] + 3) % 6))
         nodes = self.path_nodes(pid)
         self.reached_nodes.update(nodes)
+        if pid in self.targets or (
+                (len(self.reached_paths), len(self.reached_nodes), len(self.edges)) == self.whole):
+            raise _Complete
         if not path.terminal:
             for nid in nodes:
                 if nid != origin and can_pass(self.board, g.nodes[nid], self.corp, self.pass_through):
@@ -416,6 +423,81 @@ class _ReachWalk:
             self.crossed[mark] -= 1
         if converging:
             self.visited_paths.discard(pid)
+
+
+class _Complete(Exception):
+    """The reach walk has found everything it could find, or what it was looking for."""
+
+
+def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str],
+             tokens: list[int]) -> tuple[set[int], set[int], set[tuple[str, int]]]:
+    """The paths, nodes and edges the reach walk could reach at most: the same moves
+    with none of the walk's never-turn-back limits. The walk's sets only grow and stay within
+    these, so when their sizes match the walk may stop (a late-game network of junctions is
+    otherwise walked again below every shared exit)."""
+    paths: set[int] = set()
+    nodes: set[int] = set(tokens)
+    edges: set[tuple[str, int]] = set()
+    expanded = set(tokens)
+    stack = [pid for n in tokens for pid in g.ends[g.nodes[n].hex].get(
+        (g.nodes[n].kind, g.nodes[n].ref[2], None), ())]
+    while stack:
+        pid = stack.pop()
+        if pid in paths:
+            continue
+        paths.add(pid)
+        path = g.paths[pid]
+        neighbors = g.data.hexes[path.hex].neighbors
+        ends = [ep for ep in (path.a, path.b) if ep[0] == "edge"]
+        for ep in ends:
+            edges.add((path.hex, ep[1]))
+            nb = neighbors.get(ep[1])
+            if nb is not None:
+                edges.add((nb, (ep[1] + 3) % 6))
+        for ep in (path.a, path.b):
+            if ep[0] == "edge":
+                continue
+            nid = g.node_ids.get((path.hex, ep[0], ep[1]))
+            if nid is None:
+                continue
+            nodes.add(nid)
+            if not path.terminal and nid not in expanded and can_pass(board, g.nodes[nid], corp, pass_through):
+                expanded.add(nid)
+                info = g.nodes[nid]
+                stack.extend(g.ends[info.hex].get((info.kind, info.ref[2], None), ()))
+        for ep in ends:
+            for nb_ep in _across(g, neighbors, ep):
+                stack.extend(g.ends[nb_ep[0]].get(("edge", nb_ep[1], nb_ep[2]), ()))
+    return paths, nodes, edges
+
+
+def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: frozenset[int]
+                ) -> _ReachWalk:
+    g = track_graph(board)
+    order = {h: i for i, h in enumerate(g.data.hexes)}
+    tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
+    walker = _ReachWalk(board, g, corp, pass_through)
+    walker.reached_nodes.update(tokens)
+    paths, nodes, edges = _closure(board, g, corp, pass_through, tokens)
+    walker.whole = (len(paths), len(nodes), len(edges))
+    walker.targets = targets & paths
+    if targets and not walker.targets:
+        return walker  # none of them can be reached
+    try:
+        for start in tokens:
+            walker.visited_nodes = set(tokens) - {start}
+            walker.visited_paths = set()
+            walker.crossed = {}
+            walker.walk_node(start, False)
+    except _Complete:
+        pass
+    return walker
+
+
+def reaches_any(board: Board, corp: str, pass_through: frozenset[str], targets: Iterable[int]) -> bool:
+    """Whether the corporation's reach walk (see `reachable`) reaches any of these paths; it
+    stops at the first one found."""
+    return bool(_walk_reach(board, corp, pass_through, frozenset(targets)).reached_paths & set(targets))
 
 
 def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach:
@@ -439,16 +521,8 @@ def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset(
     hit = _REACH_CACHE.get(key)
     if hit is not None:
         return hit
-    g = track_graph(board)
-    order = {h: i for i, h in enumerate(g.data.hexes)}
-    tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
-    walker = _ReachWalk(board, g, corp, pass_through)
-    walker.reached_nodes.update(tokens)
-    for start in tokens:
-        walker.visited_nodes = set(tokens) - {start}
-        walker.visited_paths = set()
-        walker.crossed = {}
-        walker.walk_node(start, False)
+    walker = _walk_reach(board, corp, pass_through, frozenset())
+    g = walker.g
     reached_paths, reached_nodes, edges = walker.reached_paths, walker.reached_nodes, walker.edges
     hexes = {g.paths[p].hex for p in reached_paths} | {g.nodes[n].hex for n in reached_nodes}
     refs = frozenset(g.nodes[n].ref for n in reached_nodes)

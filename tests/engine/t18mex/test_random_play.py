@@ -62,7 +62,7 @@ def money(g: Game) -> int:
 # (seeds 150-174 no longer reach the NdM's token choice (`assign`) since other companies' trains
 # are capped at the treasury; that choice is covered by test_legal_choices on a real game;
 # discard: 165, or 19 since the legal answer offers only makeable lays and needed forced sales)
-@pytest.mark.parametrize("decision,seeds", [("merge", (155, 165)), ("discard_train", (165, 19, 13, 14))])
+@pytest.mark.parametrize("decision,seeds", [pytest.param("merge", (155, 165), marks=pytest.mark.slow), ("discard_train", (165, 19, 13, 14))])
 def test_random_play_passes_phase_5_and_the_ndm_merger(decision: str, seeds: tuple[int, ...]) -> None:
     tried = []
     for seed in seeds:
