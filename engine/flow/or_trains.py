@@ -137,8 +137,10 @@ class TrainRules(OperatingHost):
                 raise EngineError(
                     f"{corp.id} cannot buy a {train.name} train: the {nxt} trains are not sold out.",
                     rule="train.order")
-            # the bank sells the first card of that kind
-            train = next(t for t in depot if t.name == train.name)
+            # the bank sells the first card of that kind (the named one when it is itself on
+            # offer: a title's open market may offer another card of the same kind)
+            if train not in depot:
+                train = next(t for t in depot if t.name == train.name)
             faces = self.variants(train)
             if variant not in faces:
                 raise EngineError(f"A {train.name} card cannot be bought as a {variant}.", rule="train.variant")

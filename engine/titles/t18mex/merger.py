@@ -202,4 +202,4 @@ class MergerRules:
         train = next((t for t in game.state.trains if t.id == train_id), None)
         if train is None or train.owner != corp.id:
             raise EngineError(f"{corp.id} does not own train {train_id}.", rule="train.discard")
-        train.owner, train.discarded = None, True
+        self.to_open_market(game, train)  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
-from engine.flow.stock import StockRound
+from engine.flow.stock import StockRound, sale_bundle
 from engine.state import IPO, MARKET, Cert, Corporation
 from engine.title import Title
 from engine.titles.t18mex.auction import MexAuction
@@ -54,6 +54,24 @@ class MexStockRound(StockRound):
                     and any(self.sell_error(pid, corp, p) is None for p in (10, 5))):
                 return True
         return False
+
+    def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Cert] | None = None) -> str | None:
+        """The common checks, and: a sale that takes the president's certificate must leave
+        another player holding more than the seller. NdM 5% certificates count in a holding
+        but never fill a larger sale, so without this he could stay the largest holder, and so
+        president, with his certificate in the pool (the site accepts that sale)."""
+        err = super().sell_error(pid, corp, pct, certs)
+        if err or pct < 10:
+            return err
+        bundle = sale_bundle(corp, pid, certs, pct) if certs else shares.pick_for_sale(corp, pid, pct)
+        if not any(c.president for c in bundle):
+            return None
+        left = shares.percent(corp, pid) - pct
+        others = max((shares.percent(corp, p.id) for p in self.game.state.players if p.id != pid), default=0)
+        if others <= left:
+            return (f"You may not sell the {corp.id} president's certificate here: you would still hold "
+                    f"{left}%, no less than any other player, and stay president without it.")
+        return None
 
     def swap_buy_error(self, pid: str, cert: Cert, five: Cert | None) -> str | None:
         """Why `pid` may not buy the 10% NdM `cert` by handing in `five` (None = allowed). As on
