@@ -217,12 +217,43 @@ class MexOperatingRules:
         st.bank.cash -= revenue
         rnd.turn.revenue = 0
 
+    def runnable_trains(self, game: Game, corp: Corporation) -> list[Train]:
+        """As on the site, a train runs once an operating round: one that has operated (for any
+        owner: a merged company's, one bought from a company or the open market after it ran)
+        waits for the next round."""
+        return [t for t in self.active_trains(game, corp) if not t.operated]  # type: ignore[attr-defined]
+
+    def best_run(self, game: Game, corp: Corporation, *, time_limit_ms: int | None = None) -> Any:
+        from engine.routes.solver import Solution, best_routes
+
+        trains = {t.id: self.train_spec(game, t) for t in self.runnable_trains(game, corp)}  # type: ignore[attr-defined]
+        if not trains:
+            return Solution(routes=[], revenue=0, exact=True)
+        return best_routes(self.board(game), corp.id, trains, self.route_rules(game, corp),  # type: ignore[attr-defined]
+                           time_limit_ms=time_limit_ms)
+
+    def run_routes(self, game: Game, rnd: Any, corp: Corporation, action: Any) -> None:
+        ran = {t.id for t in self.active_trains(game, corp) if t.operated}  # type: ignore[attr-defined]
+        for r in action.routes:
+            if r.train in ran:
+                raise EngineError(f"Train {r.train} has already run this operating round.",
+                                  rule="route.operated")
+        super().run_routes(game, rnd, corp, action)  # type: ignore[misc]
+
+    def mark_operated(self, game: Game, corp: Corporation) -> None:
+        """As on the site, the dividend step (taken or skipped) marks all the company's trains
+        as having operated this round."""
+        for t in self.active_trains(game, corp):  # type: ignore[attr-defined]
+            t.operated = True
+
     def step_kinds(self, game: Game, rnd: Any, step: str) -> list[str]:
         corp = rnd.corp()
         if corp.kind == "minor" and step in ("dividend", "buy_train", "buy_company", "token"):
             return []
         if step == "route" and not self.has_route(game, corp):  # type: ignore[attr-defined]
             return []  # as the site: no route available, no run (the dividend withholds $0)
+        if step == "route" and not self.runnable_trains(game, corp):
+            return []  # as the site: every train has run this round (e.g. a merged company's)
         return super().step_kinds(game, rnd, step)  # type: ignore[misc]
 
     def affordable_company(self, game: Game, rnd: Any, corp: Corporation) -> bool:
@@ -260,10 +291,12 @@ class MexOperatingRules:
             return
         super().skip_step(game, rnd, step)  # type: ignore[misc]
         if step == "dividend":
+            self.mark_operated(game, corp)
             self.drop_obsolete(game, corp)
 
     def dividend(self, game: Game, rnd: Any, corp: Corporation, kind: str) -> None:
         super().dividend(game, rnd, corp, kind)  # type: ignore[misc]
+        self.mark_operated(game, corp)
         self.drop_obsolete(game, corp)
 
     def drop_obsolete(self, game: Game, corp: Corporation) -> None:
@@ -374,9 +407,11 @@ class MexOperatingRules:
         if train.discarded and train not in self.market_trains(game):
             raise EngineError(f"Only the first {train.name} train discarded to the open market is for "
                               "sale now.", rule="train.market_order")
+        ran = train.operated
         super().buy_train(game, rnd, corp, action, discount)  # type: ignore[misc]
-        if train.owner == corp.id:
-            train.discarded = False
+        if train.owner == corp.id and train.discarded:
+            # as on the site, a train from the open market keeps its mark of having run
+            train.discarded, train.operated = False, ran
         if from_depot:
             rnd.turn.extra["depot_bought"] = True
             # as on the site: a bank purchase under the one-a-turn limit ends the step unless

@@ -315,7 +315,12 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         game.state.extra["recently_floated"].append(corp.id)  # type: ignore[attr-defined]
 
     def end_of_operating_round(self, game: Game, rnd: Any) -> None:
+        # as on the site, the next round clears the mark of having run on the companies' trains
+        # only: a train in the open market keeps it
+        ran = [t for t in game.state.trains if t.owner is None and t.operated]
         super().end_of_operating_round(game, rnd)
+        for t in ran:
+            t.operated = True
         game.state.extra["recently_floated"] = []
 
     def extra_buy_error(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert) -> str | None:
@@ -332,6 +337,8 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         return None
 
     def sell_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
+        if corp.cell is None:  # the Mexican International's free CHI share before the CHI's par
+            return f"A {corp.id} share is worth nothing, and cannot be sold, until someone pars {corp.id}."
         if corp.id == NDM and self.ndm_unavailable(game):
             return "NdM shares may not be bought or sold before phase 3½ (the first 3' train)."
         return None
