@@ -411,7 +411,8 @@ class OperatingRound1870(OperatingRound):
                 t.end_turn(g, self, corp)
                 self.done.append(corp.id)
                 self.awaiting_next = True
-                self._add_runs(t.connection_check(g, self, corp.id))
+                if not corp.closed:  # a company closed in its turn: no check for its turn's end
+                    self._add_runs(t.connection_check(g, self, corp.id))
                 continue
             if t.step_kinds(g, self, name):
                 return
