@@ -28,7 +28,10 @@ def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -
         return f"{corp.id} had no president to protect the sale."
     if corp.closed:
         return f"{corp.id} has closed: there is no price to protect."
-    if corp.id in sold_this_round and not (t.option("can_protect_if_sold") and pid != sale["seller"]):
+    if t.option("can_protect_if_sold"):  # never one's own sale (an emergency sale included)
+        if pid == sale["seller"]:
+            return f"You sold these {corp.id} shares yourself, so you may not price-protect them."
+    elif corp.id in sold_this_round:
         return f"You sold {corp.id} this round, so you may not price-protect it."
     price = t.share_price(corp) * sale["pct"] // 10
     if st.player(pid).cash < price:
