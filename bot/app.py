@@ -74,7 +74,8 @@ class RailBot(commands.Bot):
 
 async def open_service(config: Config) -> Service:
     store = await Store.open(config.database)
-    return Service(store, cache_size=config.cache_size, render_images=config.render_images)
+    return Service(store, cache_size=config.cache_size, render_images=config.render_images,
+                   import_seconds=config.import_seconds)
 
 
 async def run_discord(config: Config, token: str) -> None:

@@ -15,6 +15,7 @@ class Config:
     sync_guilds: tuple[int, ...] = ()  # empty: sync commands globally
     render_images: bool = True
     cache_size: int = 200
+    import_seconds: float = 60.0  # an import replaying longer than this is refused
     log_level: str = "INFO"
     guild_ready_timeout: float = 2.0
     local_images: Path = Path("local-images")
@@ -59,6 +60,7 @@ def _from_raw(raw: dict[str, Any]) -> Config:
         sync_guilds=tuple(int(g) for g in bot.get("sync_guilds", ())),
         render_images=bool(bot.get("render_images", base.render_images)),
         cache_size=int(bot.get("cache_size", base.cache_size)),
+        import_seconds=float(bot.get("import_seconds", base.import_seconds)),
         log_level=str(bot.get("log_level", base.log_level)),
         guild_ready_timeout=float(bot.get("guild_ready_timeout", base.guild_ready_timeout)),
         local_images=Path(local.get("images_dir", base.local_images)),

@@ -52,6 +52,7 @@ class ServiceCore:
         renderer: Renderer | None = None,
         cache_size: int = 200,
         render_images: bool = True,
+        import_seconds: float = 60.0,
     ) -> None:
         self.store = store
         self.engine: EnginePort = engine or RealEngine()
@@ -59,6 +60,7 @@ class ServiceCore:
         self.render_images = render_images
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_size = cache_size
+        self.import_seconds = import_seconds
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._create_lock = asyncio.Lock()
 

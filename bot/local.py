@@ -217,7 +217,8 @@ async def run_local(
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     store = await Store.open(config.database)
-    service = Service(store, cache_size=config.cache_size, render_images=config.render_images)
+    service = Service(store, cache_size=config.cache_size, render_images=config.render_images,
+                      import_seconds=config.import_seconds)
     first = config.local_players[0] if config.local_players else None
     session = LocalSession(service, config.local_images, first)
     print("Local mode: type help for the commands, quit to leave.", file=stdout)

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
+
+
+class ImportStopped(Exception):
+    """An import's replay was stopped (it ran past its time)."""
 
 
 class EnginePort(Protocol):
@@ -18,7 +22,7 @@ class EnginePort(Protocol):
     ) -> Any: ...
     def is_rejection(self, err: Exception) -> bool: ...
     def dump(self, action: Any) -> dict[str, Any]: ...
-    def import_game(self, data: dict[str, Any]) -> Any: ...
+    def import_game(self, data: dict[str, Any], stop: Callable[[], bool] | None = None) -> Any: ...
     def export_game(self, game: Any, meta: dict[str, Any]) -> dict[str, Any]: ...
     def best_routes(self, game: Any) -> list[dict[str, Any]] | None: ...
     def title_meta(self, title: str) -> dict[str, Any]: ...
@@ -47,10 +51,15 @@ class RealEngine:
 
         return dump_action(action) if not isinstance(action, dict) else dict(action)
 
-    def import_game(self, data: dict[str, Any]) -> Any:
+    def import_game(self, data: dict[str, Any], stop: Callable[[], bool] | None = None) -> Any:
+        """Replay an export; `stop()` is asked before each action and, once true, ends the
+        replay with ImportStopped."""
         from engine.io.export18xx import import_game
 
-        return import_game(data)
+        def before(_game: Any, _act: Any) -> None:
+            if stop is not None and stop():
+                raise ImportStopped
+        return import_game(data, before=before)
 
     def check_export(self, data: Any) -> None:
         """Refuse (EngineError) a file that is not a usable 18xx.games export."""

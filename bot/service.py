@@ -15,13 +15,14 @@ import asyncio
 import json
 import logging
 import random
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import history, summary
 from bot.core import Draw, Live, ServiceCore, Who, _clip
 from bot.play import MoveBuilder, ServicePlay
-from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
+from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.store import GameRecord
 
@@ -243,8 +244,13 @@ class Service(ServicePlay):
             seats.append((user[0], user[1] or pname, pid, seat))
         if len({s[0] for s in seats}) != len(seats):
             raise BotError("Each export player must be mapped to a different member.")
+        deadline = time.monotonic() + self.import_seconds
         try:
-            game = await asyncio.to_thread(self.engine.import_game, data)
+            game = await asyncio.to_thread(self.engine.import_game, data,
+                                           lambda: time.monotonic() > deadline)
+        except ImportStopped:
+            raise BotError(f"This game takes longer than {self.import_seconds:g} s to replay "
+                           "here; it was not imported.") from None
         except Exception as err:
             if self.engine.is_rejection(err):
                 raise BotError(f"The engine cannot replay this game: {err}") from err

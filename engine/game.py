@@ -102,6 +102,7 @@ class Game:
         self.title = get_title(title)(self.options)
         self.strict_revenue = strict_revenue
         self.log: list[Any] = []
+        self._legal_memo: tuple[tuple[Any, ...], Any] | None = None
         self._warnings: list[str] = []
         self._audits: list[Callable[[], str | None]] = []
         self.applied_count = 0
@@ -407,9 +408,16 @@ class Game:
         return (pres,) if pres else ()
 
     def legal(self) -> Any:
+        """What may be done now (engine.legal.legal_moves), kept until the log changes: the
+        bot asks it for every autocomplete and check, and a late-game lay answer is costly."""
         from engine.legal import legal_moves
 
-        return legal_moves(self)
+        key = (len(self.log), id(self.log[-1]) if self.log else None, id(self.state))
+        if self._legal_memo is not None and self._legal_memo[0] == key:
+            return self._legal_memo[1]
+        answer = legal_moves(self)
+        self._legal_memo = (key, answer)
+        return answer
 
     def view(self) -> Any:
         from engine.viewbuild import build_view

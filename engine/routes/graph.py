@@ -70,6 +70,19 @@ class Link:
     chain: tuple[str, ...]  # hexes crossed, both ends included (one entry if inside one hex)
 
 
+@dataclass(frozen=True, slots=True)
+class _PathStep:
+    """One path as the reach walk steps along it."""
+
+    marks: tuple[tuple[str, int, tuple[int, int] | None], ...]  # its edge ends (hex, edge, lane)
+    edges: tuple[tuple[str, int], ...]  # the hex edges it touches, and the facing ones
+    nodes: tuple[int, ...]  # the nodes on it
+    terminal: bool
+    # per edge end with a neighbour: (edge, its mark, whether several paths of the tile leave
+    # by that edge, the neighbour's paths entered there with their entry edge)
+    exits: tuple[tuple[int, tuple[str, int, tuple[int, int] | None], bool, tuple[tuple[int, int], ...]], ...]
+
+
 @dataclass(slots=True)
 class TrackGraph:
     data: TitleData
@@ -81,12 +94,32 @@ class TrackGraph:
     crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int] = field(
         default_factory=dict
     )
-    links_from: list[list[Link]] = field(default_factory=list)
+    # the links (made on first use: a reach walk needs none)
+    _links_from: list[list[Link]] | None = None
     # chain of hexes -> links whose chain is exactly that (in that direction)
-    by_chain: dict[tuple[str, ...], list[Link]] = field(default_factory=dict)
+    _by_chain: dict[tuple[str, ...], list[Link]] | None = None
+    # per path, what the reach walk needs (made on first use, see `_walk_table`)
+    walk_table: list[_PathStep | None] | None = None
     # path id -> extra resource bits it uses (an off-centre town's shared stub)
     path_bits: dict[int, int] = field(default_factory=dict)
     nbits: int = 0
+
+    @property
+    def links_from(self) -> list[list[Link]]:
+        if self._links_from is None:
+            self._links_from = [[] for _ in self.nodes]
+            for info in self.nodes:
+                _links_from_node(self, info)
+        return self._links_from
+
+    @property
+    def by_chain(self) -> dict[tuple[str, ...], list[Link]]:
+        if self._by_chain is None:
+            self._by_chain = {}
+            for links in self.links_from:
+                for link in links:
+                    self._by_chain.setdefault(link.chain, []).append(link)
+        return self._by_chain
 
     def node(self, ref: NodeRef) -> NodeInfo:
         return self.nodes[self.node_ids[ref]]
@@ -188,12 +221,6 @@ def _build(board: Board) -> TrackGraph:
             g.path_bits[pid] = 1 << nbits
         nbits += 1
     g.nbits = nbits
-    g.links_from = [[] for _ in g.nodes]
-    for info in g.nodes:
-        _links_from_node(g, info)
-    for links in g.links_from:
-        for link in links:
-            g.by_chain.setdefault(link.chain, []).append(link)
     return g
 
 
@@ -228,7 +255,8 @@ def _crossing_bit(
 def _links_from_node(g: TrackGraph, info: NodeInfo) -> None:
     hex_name = info.hex
     start_ep: EP = (info.kind, info.ref[2], None)
-    out = g.links_from[info.id]
+    assert g._links_from is not None
+    out = g._links_from[info.id]
     for pid in g.ends[hex_name].get(start_ep, ()):
         _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out)
 
@@ -361,21 +389,8 @@ class _ReachWalk:
         # nothing is left to find and the walk stops
         self.whole: tuple[int, int, int] = (-1, -1, -1)
         self.targets: frozenset[int] = frozenset()  # paths whose reaching ends the walk
-
-    def converging_exit(self, hex_name: str, edge: int) -> bool:
-        """Several paths of the hex's tile leave by this edge."""
-        ends = self.g.ends[hex_name]
-        return sum(len(p) for ep, p in ends.items() if ep[0] == "edge" and ep[1] == edge) > 1
-
-    def path_nodes(self, pid: int) -> list[int]:
-        path = self.g.paths[pid]
-        out = []
-        for ep in (path.a, path.b):
-            if ep[0] != "edge":
-                nid = self.g.node_ids.get((path.hex, ep[0], ep[1]))
-                if nid is not None:
-                    out.append(nid)
-        return out
+        self.table = _walk_table(g)
+        self.pass_cache: dict[int, bool] = {}
 
     def walk_node(self, nid: int, converging: bool) -> None:
         if nid in self.visited_nodes:
@@ -387,42 +402,74 @@ class _ReachWalk:
         if converging:
             self.visited_nodes.discard(nid)
 
+    def passable(self, nid: int) -> bool:
+        ok = self.pass_cache.get(nid)
+        if ok is None:
+            ok = self.pass_cache[nid] = can_pass(self.board, self.g.nodes[nid], self.corp, self.pass_through)
+        return ok
+
     def walk_path(self, origin: int, pid: int, skip: int | None, converging: bool) -> None:
-        g = self.g
-        path = g.paths[pid]
-        ends = [ep for ep in (path.a, path.b) if ep[0] == "edge"]
-        if pid in self.visited_paths or any(self.crossed.get((path.hex, ep[1], ep[2])) for ep in ends):
+        step = self.table[pid] or _path_step(self.g, pid)
+        crossed = self.crossed
+        if pid in self.visited_paths or any(crossed.get(m) for m in step.marks):
             return
         self.visited_paths.add(pid)
         self.reached_paths.add(pid)
-        neighbors = g.data.hexes[path.hex].neighbors
-        for ep in ends:
-            self.edges.add((path.hex, ep[1]))
-            nb = neighbors.get(ep[1])
-            if nb is not None:
-                self.edges.add((nb, (ep[1] + 3) % 6))
-        nodes = self.path_nodes(pid)
-        self.reached_nodes.update(nodes)
+        self.edges.update(step.edges)
+        self.reached_nodes.update(step.nodes)
         if pid in self.targets or (
                 (len(self.reached_paths), len(self.reached_nodes), len(self.edges)) == self.whole):
             raise _Complete
-        if not path.terminal:
-            for nid in nodes:
-                if nid != origin and can_pass(self.board, g.nodes[nid], self.corp, self.pass_through):
+        if not step.terminal:
+            for nid in step.nodes:
+                if nid != origin and self.passable(nid):
                     self.walk_node(nid, converging)
-        for ep in ends:
-            if ep[1] == skip or neighbors.get(ep[1]) is None:
+        for edge, mark, shared, onward_paths in step.exits:
+            if edge == skip:
                 continue
-            mark = (path.hex, ep[1], ep[2])
-            self.crossed[mark] = self.crossed.get(mark, 0) + 1
-            onward = converging or self.converging_exit(path.hex, ep[1])
-            for nb_ep in _across(g, neighbors, ep):
-                nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
-                for qid in g.ends[nb_ep[0]].get(nb_enter, ()):
-                    self.walk_path(origin, qid, nb_ep[1], onward)
-            self.crossed[mark] -= 1
+            crossed[mark] = crossed.get(mark, 0) + 1
+            onward = converging or shared
+            for qid, entry in onward_paths:
+                self.walk_path(origin, qid, entry, onward)
+            crossed[mark] -= 1
         if converging:
             self.visited_paths.discard(pid)
+
+
+def _walk_table(g: TrackGraph) -> list[_PathStep | None]:
+    if g.walk_table is None:
+        g.walk_table = [None] * len(g.paths)
+    return g.walk_table
+
+
+def _path_step(g: TrackGraph, pid: int) -> _PathStep:
+    """The walk's view of one path (made once per graph, on first use)."""
+    table = _walk_table(g)
+    step = table[pid]
+    if step is None:
+        step = table[pid] = _make_step(g, g.paths[pid])
+    return step
+
+
+def _make_step(g: TrackGraph, path: PathInfo) -> _PathStep:
+    neighbors = g.data.hexes[path.hex].neighbors
+    ends = [ep for ep in (path.a, path.b) if ep[0] == "edge"]
+    edges: list[tuple[str, int]] = []
+    exits = []
+    for ep in ends:
+        edges.append((path.hex, ep[1]))
+        nb = neighbors.get(ep[1])
+        if nb is None:
+            continue
+        edges.append((nb, (ep[1] + 3) % 6))
+        shared = sum(len(p) for e, p in g.ends[path.hex].items() if e[0] == "edge" and e[1] == ep[1]) > 1
+        onward = tuple((qid, nb_ep[1]) for nb_ep in _across(g, neighbors, ep)
+                       for qid in g.ends[nb_ep[0]].get(("edge", nb_ep[1], nb_ep[2]), ()))
+        exits.append((ep[1], (path.hex, ep[1], ep[2]), shared, onward))
+    nodes = tuple(nid for ep in (path.a, path.b) if ep[0] != "edge"
+                  for nid in [g.node_ids.get((path.hex, ep[0], ep[1]))] if nid is not None)
+    return _PathStep(tuple((path.hex, ep[1], ep[2]) for ep in ends), tuple(edges), nodes,
+                     path.terminal, tuple(exits))
 
 
 class _Complete(Exception):
@@ -446,28 +493,17 @@ def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str
         if pid in paths:
             continue
         paths.add(pid)
-        path = g.paths[pid]
-        neighbors = g.data.hexes[path.hex].neighbors
-        ends = [ep for ep in (path.a, path.b) if ep[0] == "edge"]
-        for ep in ends:
-            edges.add((path.hex, ep[1]))
-            nb = neighbors.get(ep[1])
-            if nb is not None:
-                edges.add((nb, (ep[1] + 3) % 6))
-        for ep in (path.a, path.b):
-            if ep[0] == "edge":
-                continue
-            nid = g.node_ids.get((path.hex, ep[0], ep[1]))
-            if nid is None:
-                continue
-            nodes.add(nid)
-            if not path.terminal and nid not in expanded and can_pass(board, g.nodes[nid], corp, pass_through):
-                expanded.add(nid)
-                info = g.nodes[nid]
-                stack.extend(g.ends[info.hex].get((info.kind, info.ref[2], None), ()))
-        for ep in ends:
-            for nb_ep in _across(g, neighbors, ep):
-                stack.extend(g.ends[nb_ep[0]].get(("edge", nb_ep[1], nb_ep[2]), ()))
+        step = _path_step(g, pid)
+        edges.update(step.edges)
+        nodes.update(step.nodes)
+        if not step.terminal:
+            for nid in step.nodes:
+                if nid not in expanded and can_pass(board, g.nodes[nid], corp, pass_through):
+                    expanded.add(nid)
+                    info = g.nodes[nid]
+                    stack.extend(g.ends[info.hex].get((info.kind, info.ref[2], None), ()))
+        for _edge, _mark, _shared, onward in step.exits:
+            stack.extend(qid for qid, _entry in onward)
     return paths, nodes, edges
 
 
@@ -494,10 +530,21 @@ def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: 
     return walker
 
 
+_REACHES_CACHE: dict[tuple[object, ...], bool] = {}
+
+
 def reaches_any(board: Board, corp: str, pass_through: frozenset[str], targets: Iterable[int]) -> bool:
     """Whether the corporation's reach walk (see `reachable`) reaches any of these paths; it
     stops at the first one found."""
-    return bool(_walk_reach(board, corp, pass_through, frozenset(targets)).reached_paths & set(targets))
+    wanted = frozenset(targets)
+    key = (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp, pass_through, wanted)
+    hit = _REACHES_CACHE.get(key)
+    if hit is None:
+        hit = bool(_walk_reach(board, corp, pass_through, wanted).reached_paths & wanted)
+        if len(_REACHES_CACHE) >= 1024:
+            _REACHES_CACHE.pop(next(iter(_REACHES_CACHE)))
+        _REACHES_CACHE[key] = hit
+    return hit
 
 
 def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach:

@@ -24,7 +24,7 @@ def _load(path: str) -> dict[str, Any]:
     [
         pytest.param("1870/1870_game_end_bank.json", {"redeem", "connect", "assign", "discard"},
                      marks=pytest.mark.slow),  # 923 commands: about 2 minutes
-        ("18MEX/13315.json", {"merge"}),
+        pytest.param("18MEX/13315.json", {"merge"}, marks=pytest.mark.slow),
     ],
 )
 async def test_recorded_title_game_as_slash_commands(
@@ -108,4 +108,42 @@ async def test_1870_price_protection_with_protect(env: Env) -> None:
     expected = import_game(data, upto=int(action["id"]))
     got, want = live.game.view(), expected.view()
     assert [(p.id, p.cash) for p in got.players] == [(p.id, p.cash) for p in want.players]
+    assert live.game.acting_players() == expected.acting_players()
+
+
+async def test_18mex_merger_with_merge(env: Env) -> None:
+    """The default run's 18MEX through the bot (the whole game above is slow): a real export
+    imported just before the NdM merger offer, then /merge by the acting president; the
+    state equals the recorded game's after that action."""
+    from engine.io.export18xx import import_game
+    from tests.bot.fake_discord import User
+
+    data = _load("18MEX/13315.json")
+    at = next(i for i, a in enumerate(data["actions"]) if a["type"] == "merge")
+    action = data["actions"][at]
+    ids = [str(p["id"]) for p in data["players"]]
+    users = {pid: User(6000 + i, f"P{pid}") for i, pid in enumerate(ids)}
+    mapping = " ".join(f"{pid}=<@{u.id}>" for pid, u in users.items())
+    cut = {**data, "actions": data["actions"][:at]}
+    sent = await env.fake.invoke(env.alice, env.fake.main_channel, "import", players=mapping,
+                                 attachment=("13315.json", json.dumps(cut).encode()))
+    await env.settle()
+    assert "Imported 18MEX game #1" in sent.content, sent.content
+    thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+    live = await env.service._live(1)
+    (pid,) = live.game.acting_players()
+    president = users[pid]  # an imported game keeps the export's player ids
+    other = next(u for u in users.values() if u is not president)
+    sent = await env.cmd(other, thread, "merge", corporation=action["corporation"])
+    assert sent.ephemeral and "not your turn" in sent.content, sent.content
+    sent = await env.cmd(president, thread, "merge", corporation=action["corporation"])
+    assert not sent.ephemeral, sent.content
+    stored = (await env.service.store.actions(1))[-1].action
+    assert stored["type"] == "merge" and stored["corporation"] == action["corporation"]
+    live = await env.service._live(1)
+    expected = import_game(data, upto=int(action["id"]))
+    got, want = live.game.view(), expected.view()
+    assert [(p.id, p.cash) for p in got.players] == [(p.id, p.cash) for p in want.players]
+    assert [(c.id, c.treasury, c.trains, c.closed) for c in got.corporations] == [
+        (c.id, c.treasury, c.trains, c.closed) for c in want.corporations]
     assert live.game.acting_players() == expected.acting_players()

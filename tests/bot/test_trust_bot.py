@@ -225,3 +225,27 @@ async def test_only_the_creator_ends_a_game_early(tmp_path: Path) -> None:
         assert live.game.finished
     finally:
         await store.close()
+
+
+@needs_shared
+async def test_an_import_past_its_time_limit_is_refused_and_stores_nothing(tmp_path: Path) -> None:
+    path = FIXTURES / "18MS" / "14375.json"
+    store, s = await _session(tmp_path)
+    try:
+        s.service.import_seconds = 0.0  # every replay is past it
+        out = await s.handle(f"alice: import {path} 680=alice 4861=bob 686=cy")
+        assert "longer than 0 s" in out and "not imported" in out, out
+        assert await store.game(1) is None
+        s.service.import_seconds = 60.0
+        out = await s.handle(f"alice: import {path} 680=alice 4861=bob 686=cy")
+        assert "Imported" in out, out
+    finally:
+        await store.close()
+
+
+def test_the_import_time_limit_is_configured(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[bot]\nimport_seconds = 5\n")
+    assert load_config(cfg).import_seconds == 5.0
+    cfg.write_text("[bot]\n")
+    assert load_config(cfg).import_seconds == 60.0

@@ -19,10 +19,12 @@ from tests.engine.t1870._util import BANK, FIXTURES, replay
 MOVES = ("buy_shares", "sell_shares", "pass", "choose", "assign", "discard_train", "dividend", "run_routes")
 
 
-def _names() -> list[str]:
+def _names() -> list[Any]:
     if not FIXTURES.is_dir():
         return ["absent"]
-    return sorted(p.name for p in FIXTURES.glob("*.json"))
+    # the bank-broken game (1,300 actions, late-game lay answers) runs with the slow tests
+    return [pytest.param(n, marks=pytest.mark.slow) if n == "1870_game_end_bank.json" else n
+            for n in sorted(p.name for p in FIXTURES.glob("*.json"))]
 
 
 def _same(offer: dict[str, Any], act: Any) -> bool:

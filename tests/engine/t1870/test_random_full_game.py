@@ -60,6 +60,7 @@ def test_a_fresh_game_ends_with_the_bank_broken_in_a_late_phase() -> None:
     pytest.fail(f"no seed broke the bank in a late phase: {tried}")
 
 
+@pytest.mark.slow
 def test_a_fresh_diesels_game_trades_in_for_d_trains() -> None:
     tried = []
     for seed in (2, 4, 8):

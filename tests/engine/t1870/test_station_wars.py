@@ -165,7 +165,8 @@ def test_unknown_choice_is_still_refused() -> None:
         raise AssertionError("an unknown choice was accepted")
 
 
-@pytest.mark.parametrize("seed", [7, pytest.param(8, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [7, 8])
 def test_random_play_under_station_wars_from_mps_connection_run(seed: int) -> None:
     """From MP's connection run (BANK 667: SSW is squeezed into Fort Worth) with station wars on,
     random legal play keeps the invariants (seed 8 closes corporations with squeezed tokens)
