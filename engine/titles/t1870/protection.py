@@ -62,6 +62,25 @@ def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) ->
     rest = [c for c in pool if c not in wanted]
     need = sale["pct"]
     previous = shares.president(corp)
+    pres = next((c for c in corp.certs if c.president), None)
+    if (pres is not None and pres.id in sale.get("certs", []) and pres.owner not in (pid, MARKET)
+            and pres.percent > need):
+        # as on the site: the sale was part of the president's certificate, which has passed to
+        # a new president; the protector takes it back from him and gives him ordinary shares
+        # for the part not sold (the market keeps its shares)
+        holder, back = str(pres.owner), pres.percent - need
+        give: list[Any] = []
+        for c in shares.certs_of(corp, pid):
+            if not c.president and back > 0 and c.percent <= back:
+                give.append(c)
+                back -= c.percent
+        if back:
+            raise EngineError(f"{pid} has no ordinary {corp.id} share to exchange for the president's "
+                              "certificate.", rule="protection.bundle")
+        shares.move(corp, pres, pid)
+        for c in give:
+            shares.move(corp, c, holder)
+        need = 0
     for c in wanted + rest:
         if need <= 0:
             break
