@@ -117,7 +117,7 @@ class ServiceCore:
             return None
         async with self._locks[record.id]:  # never load a game while a move is applied
             live = await self._live(record.id)
-            legal = live.game.legal()
+            legal = await asyncio.to_thread(live.game.legal)  # can take a while: off the loop
             if player.engine_id not in self._acting(live.game, legal):
                 return None
         return legal

@@ -28,7 +28,7 @@ class ServicePlay(ServiceCore):
             if interaction_id and await self.store.interaction_seen(interaction_id):
                 return Reply("This command was already handled.", ephemeral=True)
             live, player_engine_id = await self._seated_live(who, game_id)
-            legal = live.game.legal()
+            legal = await asyncio.to_thread(live.game.legal)  # can take a while: off the loop
             acting = self._acting(live.game, legal)
             if player_engine_id not in acting:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
@@ -74,7 +74,10 @@ class ServicePlay(ServiceCore):
         game = live.game
         before = game.view()
         try:
-            stored = game.apply(action, agreed=True) if agreed else game.apply(action)
+            # the engine works in a thread (the caller holds the game's lock): the event loop
+            # keeps serving other games meanwhile
+            stored = await (asyncio.to_thread(game.apply, action, agreed=True) if agreed
+                            else asyncio.to_thread(game.apply, action))
         except Exception as err:
             if self.engine.is_rejection(err):
                 raise BotError(str(err)) from err
@@ -110,6 +113,7 @@ class ServicePlay(ServiceCore):
                 reply.text += "\n" + self._result_text(live.record, game)
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
+                await asyncio.to_thread(game.legal)  # who is next (kept for the ping below)
                 self._add_ping(reply, live.record, game)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)

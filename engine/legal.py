@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import parse_action
 from engine.core import shares, tiles
 from engine.errors import EngineError
 
@@ -233,11 +234,21 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
     if ("sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player and not titled_sales
             and short):
         # forced train purchase: the president may sell (unless the title lists the sales
-        # it allows among its choices)
+        # it allows among its choices), what the rules of such a sale allow
+        from engine.flow.or_steps import StepRules
+
+        # the shared sale rules, unless the title sells its own way
+        check = (game.title.forced_sale_error
+                 if getattr(type(game.title), "emergency_sell", None) is StepRules.emergency_sell else None)
         for corp in st.corporations.values():
             for c in corp.certs:
                 if c.owner == lg.player and not c.president:
-                    acts.append({"entity": lg.player, "entity_type": "player", "type": "sell_shares",
-                                 "shares": [c.id], "percent": c.percent})
+                    sale = {"entity": lg.player, "entity_type": "player", "type": "sell_shares",
+                            "shares": [c.id], "percent": c.percent}
+                    rnd: Any = game.round
+                    if check is not None and corp_now is not None and check(
+                            game, rnd, corp_now, lg.player, parse_action(sale)) is not None:
+                        continue
+                    acts.append(sale)
     _ = shares
     return acts

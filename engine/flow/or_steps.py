@@ -141,9 +141,17 @@ class StepRules(OperatingHost):
         target = st.corporations[certs[0].corp]
         return target, certs, action.percent or sum(c.percent for c in certs)
 
-    def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
-        from engine.flow.stock import sell_certs
+    def forced_sale_error(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str,
+                         action: Any) -> EngineError | None:
+        """Why the president may not make this sale to raise cash for a train (None: he may)."""
+        try:
+            self.emergency_checks(game, rnd, corp, pid, action)
+        except EngineError as err:
+            return err
+        return None
 
+    def emergency_checks(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str,
+                         action: Any) -> tuple[Corporation, list[Any], int]:
         st = game.state
         target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)
         if shares.percent(target, MARKET) + pct > self.pool_limit():  # type: ignore[attr-defined]
@@ -155,6 +163,12 @@ class StepRules(OperatingHost):
         if before == pid and others > held_after:
             raise EngineError(f"Selling that would change the presidency of {target.id}, which is not allowed "
                               "while raising cash for a train.", rule="ebuy.presidency")
+        return target, certs, pct
+
+    def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
+        from engine.flow.stock import sell_certs
+
+        target, certs, pct = self.emergency_checks(game, rnd, corp, pid, action)
         # the price sold at bounds what may be paid for another company's train (see
         # TrainRules.other_train_bounds)
         rnd.turn.extra["ebuy_last_sold"] = self.share_price(target)  # type: ignore[attr-defined]

@@ -209,6 +209,23 @@ class TrainRules(OperatingHost):
             return f"Train {train.id} may not be sold."
         return None
 
+    def shortfall_error(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
+                        price: int) -> str | None:
+        """Why `cover_shortfall` would refuse this price (None: the president's money, or a
+        loan, makes it up). Tried on the real state and every cash balance put back."""
+        st = game.state
+        saved = [(p, p.cash) for p in st.players] + [(c, c.cash) for c in st.corporations.values()]
+        bank = st.bank.cash
+        try:
+            self.cover_shortfall(game, rnd, corp, train, price, train.owner is None)
+        except EngineError as err:
+            return str(err)
+        finally:
+            for holder, cash in saved:
+                holder.cash = cash
+            st.bank.cash = bank
+        return None
+
     def cover_shortfall(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
                         price: int, from_depot: bool) -> None:
         """The treasury cannot pay: the president contributes in a forced purchase."""

@@ -484,6 +484,8 @@ class Title18MS(Title):
         if rnd.kind != "operating" or rnd.finished:
             return
         corp = rnd.corp()
+        if rnd.step_name() != "track":  # the Birmingham Southern lays only in the track step
+            base["company_abilities"] = [a for a in base["company_abilities"] if a != ("BS", "lay_tile")]
         if "buy_train" in base["kinds"]:
             offers = [(t, face, price) for t, face, price in self.mo_offers(game, rnd, corp) if price <= corp.cash]
             if offers:
@@ -512,10 +514,14 @@ class Title18MS(Title):
                             lo, hi = (p, p) if hi < lo else (lo, p)
                         elif hi >= lo:
                             break
+                if hi > corp.cash and self.shortfall_error(game, rnd, corp, train, hi):
+                    hi = corp.cash  # the president may not add the rest
                 if lo > hi:
                     continue
             elif self._loan_error(game, rnd, corp, self.find_train(game, corp, tid), lo):
                 continue
+            elif lo > corp.cash and self.shortfall_error(game, rnd, corp, self.find_train(game, corp, tid), lo):
+                continue  # beyond the treasury, and the president may not add the rest
             out.append((tid, face, lo, hi, seller))
         base["trains"] = out
 
