@@ -81,6 +81,18 @@ def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) ->
         for c in give:
             shares.move(corp, c, holder)
         need = 0
+        # the presidency, counted clockwise from the president before the protection: on a tie
+        # the first such player takes it and hands his shares to the protector
+        players = [p.id for p in st.players]
+        held = {p: shares.percent(corp, p) for p in players}
+        best = max(held.values())
+        order = players[players.index(holder) + 1:] + players[:players.index(holder) + 1]
+        new = holder if held[holder] == best else next(p for p in order if held[p] == best)
+        if new != pid:
+            mine = [c for c in shares.certs_of(corp, new) if not c.president]
+            for c in shares.first_acquired(corp, mine, pres.percent // shares.share_percent(corp)):
+                shares.move(corp, c, pid)
+            shares.move(corp, pres, new)
     for c in wanted + rest:
         if need <= 0:
             break
