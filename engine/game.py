@@ -103,6 +103,7 @@ class Game:
         self.strict_revenue = strict_revenue
         self.log: list[Any] = []
         self._legal_memo: tuple[tuple[Any, ...], Any] | None = None
+        self._processed = 0
         self._warnings: list[str] = []
         self._audits: list[Callable[[], str | None]] = []
         self.applied_count = 0
@@ -287,6 +288,7 @@ class Game:
         return k
 
     def _process(self, act: Any) -> None:
+        self._processed += 1  # any change of state goes through here (see `legal`)
         if act.type.startswith("program_") or act.type == "destination_connection":
             self._apply_auto(act)
             return
@@ -408,11 +410,12 @@ class Game:
         return (pres,) if pres else ()
 
     def legal(self) -> Any:
-        """What may be done now (engine.legal.legal_moves), kept until the log changes: the
-        bot asks it for every autocomplete and check, and a late-game lay answer is costly."""
+        """What may be done now (engine.legal.legal_moves), kept until the state changes (an
+        action processed, a snapshot restored): the bot asks it for every autocomplete and
+        check, and a late-game lay answer is costly."""
         from engine.legal import legal_moves
 
-        key = (len(self.log), id(self.log[-1]) if self.log else None, id(self.state))
+        key = (self._processed, id(self.state), len(self.log))
         if self._legal_memo is not None and self._legal_memo[0] == key:
             return self._legal_memo[1]
         answer = legal_moves(self)
