@@ -173,7 +173,18 @@ class PrivateRules(Title):
     def track_abilities_block(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
         """The owner of an unused bridge company's lay passes its track step explicitly."""
         bridge = game.state.companies.get(RIVER_COMPANY)
-        return bridge is not None and bridge.owner == corp.id and not bridge.closed and bridge.uses < 1
+        if bridge is not None and bridge.owner == corp.id and not bridge.closed and bridge.uses < 1:
+            return True
+        return self.can_buy_track_company(game, rnd, corp)
+
+    def can_buy_track_company(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """As on the site, the track step also waits (for a pass) while the corporation could buy
+        a player's company that lays track (the bridge) at its lowest price, once companies may
+        be bought: it may buy it and lay with it before ending the step."""
+        if "can_buy_companies" not in (self.phase_data(game).get("engine_status_flags") or []):
+            return False
+        return any(c.id == RIVER_COMPANY and self.company_price_range(game, c)[0] <= corp.cash
+                   for c in self.purchasable_companies(game, rnd, corp))
 
     def lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any, **kw: Any) -> None:
         if action.hex in rnd.turn.laid_hexes:

@@ -28,7 +28,10 @@ def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -
         return f"{corp.id} had no president to protect the sale."
     if corp.closed:
         return f"{corp.id} has closed: there is no price to protect."
-    if corp.id in sold_this_round and not (t.option("can_protect_if_sold") and pid != sale["seller"]):
+    if t.option("can_protect_if_sold"):  # never one's own sale (an emergency sale included)
+        if pid == sale["seller"]:
+            return f"You sold these {corp.id} shares yourself, so you may not price-protect them."
+    elif corp.id in sold_this_round:
         return f"You sold {corp.id} this round, so you may not price-protect it."
     price = t.share_price(corp) * sale["pct"] // 10
     if st.player(pid).cash < price:
@@ -59,6 +62,37 @@ def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) ->
     rest = [c for c in pool if c not in wanted]
     need = sale["pct"]
     previous = shares.president(corp)
+    pres = next((c for c in corp.certs if c.president), None)
+    if (pres is not None and pres.id in sale.get("certs", []) and pres.owner not in (pid, MARKET)
+            and pres.percent > need):
+        # as on the site: the sale was part of the president's certificate, which has passed to
+        # a new president; the protector takes it back from him and gives him ordinary shares
+        # for the part not sold (the market keeps its shares)
+        holder, back = str(pres.owner), pres.percent - need
+        give: list[Any] = []
+        for c in shares.certs_of(corp, pid):
+            if not c.president and back > 0 and c.percent <= back:
+                give.append(c)
+                back -= c.percent
+        if back:
+            raise EngineError(f"{pid} has no ordinary {corp.id} share to exchange for the president's "
+                              "certificate.", rule="protection.bundle")
+        shares.move(corp, pres, pid)
+        for c in give:
+            shares.move(corp, c, holder)
+        need = 0
+        # the presidency, counted clockwise from the president before the protection: on a tie
+        # the first such player takes it and hands his shares to the protector
+        players = [p.id for p in st.players]
+        held = {p: shares.percent(corp, p) for p in players}
+        best = max(held.values())
+        order = players[players.index(holder) + 1:] + players[:players.index(holder) + 1]
+        new = holder if held[holder] == best else next(p for p in order if held[p] == best)
+        if new != pid:
+            mine = [c for c in shares.certs_of(corp, new) if not c.president]
+            for c in shares.first_acquired(corp, mine, pres.percent // shares.share_percent(corp)):
+                shares.move(corp, c, pid)
+            shares.move(corp, pres, new)
     for c in wanted + rest:
         if need <= 0:
             break

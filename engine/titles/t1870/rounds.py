@@ -284,6 +284,16 @@ class StockRound1870(StockRound):
         # the cash at the redemption itself (an incremental company's share sales count)
         if price > corp.cash:
             return f"{corp.id} cannot pay ${price} for a share."
+        st = self.game.state
+        if not shares.certs_of(corp, MARKET):
+            own = shares.percent(corp, pid)
+            top_other = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
+            ordinary = any(not c.president for c in shares.certs_of(corp, pid))
+            if own != top_other and not ordinary:
+                # as on the site: with none in the market, a president holding only his
+                # president's certificate (and more than any other) leaves no redemption possible
+                return (f"{corp.id} may not redeem a share from its players while its president "
+                        "holds only the president's certificate and the largest holding.")
         return None
 
     def _redeem(self, pid: str, corp: Corporation, action: Any) -> None:
@@ -411,7 +421,8 @@ class OperatingRound1870(OperatingRound):
                 t.end_turn(g, self, corp)
                 self.done.append(corp.id)
                 self.awaiting_next = True
-                self._add_runs(t.connection_check(g, self, corp.id))
+                if not corp.closed:  # a company closed in its turn: no check for its turn's end
+                    self._add_runs(t.connection_check(g, self, corp.id))
                 continue
             if t.step_kinds(g, self, name):
                 return

@@ -72,6 +72,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             assignments={},  # company -> {"hex", "corp", "closed"}
             river_max=40,
             open_market=[],  # train ids in the order they were discarded to the open market
+            train_order=[],  # train ids in the order corporations acquired them
             ors_in_set=1,
             bank_broken=False,
         )
@@ -268,9 +269,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             tok.hex = None
         st.bank.cash += corp.cash
         corp.cash = 0
-        for t in st.trains:
-            if t.owner == corp.id:
-                self.to_open_market(game, t)
+        for t in self.trains_in_order(game, corp.id):  # in the order it acquired them
+            self.to_open_market(game, t)
         for c in st.companies.values():
             if c.owner == corp.id:
                 c.closed = True

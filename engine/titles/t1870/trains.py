@@ -113,12 +113,28 @@ class TrainRules1870(Title):
             corp.cash -= train.price
             st.bank.cash += train.price
             train.owner, train.discarded, train.operated = corp.id, False, False
+            self.note_acquired(game, train)
             rnd.turn.bought_trains += 1
             return
         super().buy_train(game, rnd, corp, action, discount)
 
+    def note_acquired(self, game: Game, train: Train) -> None:
+        """A corporation's trains keep the order it acquired them in (as on the site): a closing
+        company leaves them to the open market in that order."""
+        order: list[str] = game.state.extra.setdefault("train_order", [])  # type: ignore[assignment]
+        if train.id in order:
+            order.remove(train.id)
+        order.append(train.id)
+
+    def trains_in_order(self, game: Game, corp_id: str) -> list[Train]:
+        """The corporation's trains in the order it acquired them."""
+        order: list[str] = game.state.extra.get("train_order", [])  # type: ignore[assignment]
+        held = [t for t in game.state.trains if t.owner == corp_id]
+        return sorted(held, key=lambda t: order.index(t.id) if t.id in order else -1)
+
     def after_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, from_depot: bool) -> None:
         st = game.state
+        self.note_acquired(game, train)
         if not from_depot:
             return
         for ph in self.data.phases:
