@@ -194,6 +194,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             obsolete=[], merge_candidates=[], merge_trigger=None, cities_to_select=[],
             merged=None, ors_in_set=1, first_bought=[], recently_floated=[],
             minor_close_pending=False,
+            open_market=[],  # ids of trains discarded to the open market, in discard order
         )
         return st
 
