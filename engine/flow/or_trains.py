@@ -187,6 +187,25 @@ class TrainRules(OperatingHost):
         rnd.turn.bought_trains += 1
         self.after_buy_train(game, rnd, corp, train, seller is None)
 
+    def market_trains(self, game: Game) -> list[Train]:
+        """The open market's trains for sale (titles that have one): as on the site, one of
+        each kind, the one discarded first."""
+        order: list[str] = game.state.extra.get("open_market", [])  # type: ignore[assignment]
+        pile = [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
+        pile.sort(key=lambda t: order.index(t.id) if t.id in order else len(order))
+        out: dict[str, Train] = {}
+        for t in pile:
+            out.setdefault(t.name, t)
+        return list(out.values())
+
+    def to_open_market(self, game: Game, train: Train) -> None:
+        """A discarded train goes to the open market, behind those discarded before it."""
+        train.owner, train.discarded = None, True
+        order: list[str] = game.state.extra.setdefault("open_market", [])  # type: ignore[assignment]
+        if train.id in order:
+            order.remove(train.id)
+        order.append(train.id)
+
     def other_train_bounds(self, game: Game, rnd: OperatingRound | None, corp: Corporation,
                            train: Train, price: int | None = None) -> tuple[int, int]:
         """What `corp` may pay for another corporation's train, as the site's spend_minmax: $1 to

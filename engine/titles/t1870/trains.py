@@ -23,25 +23,11 @@ class TrainRules1870(Title):
     def depot_trains(self, game: Game) -> list[Train]:
         return super().depot_trains(game)
 
-    def market_trains(self, game: Game) -> list[Train]:
-        """Discarded and scrapped trains for sale to anyone at their printed price: as on the
-        site, one of each kind, the one discarded first."""
-        order: list[str] = game.state.extra.get("open_market", [])  # type: ignore[assignment]
-        pile = [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
-        pile.sort(key=lambda t: order.index(t.id) if t.id in order else len(order))
-        out: dict[str, Train] = {}
-        for t in pile:
-            out.setdefault(t.name, t)
-        return list(out.values())
-
     def to_open_market(self, game: Game, train: Train) -> None:
         """A train discarded (or traded in, or left by a closing company) goes to the open
-        market, behind those discarded before it."""
-        train.owner, train.discarded, train.operated = None, True, False
-        order: list[str] = game.state.extra.setdefault("open_market", [])  # type: ignore[assignment]
-        if train.id in order:
-            order.remove(train.id)
-        order.append(train.id)
+        market (its run this round forgotten), behind those discarded before it."""
+        train.operated = False
+        super().to_open_market(game, train)
 
     def min_train_price(self, game: Game, corp: Corporation) -> int | None:
         prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]

@@ -323,24 +323,7 @@ class MexOperatingRules:
     def depot_trains(self, game: Game) -> list[Train]:
         """The bank's trains on offer, then the open market's: as on the site, one of each kind
         there, the one discarded first (beside the bank's own trains of that kind, if any)."""
-        return list(super().depot_trains(game)) + self.market_trains(game)  # type: ignore[misc]
-
-    def market_trains(self, game: Game) -> list[Train]:
-        order: list[str] = game.state.extra.setdefault("open_market", [])  # type: ignore[assignment]
-        pile = [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
-        pile.sort(key=lambda t: order.index(t.id) if t.id in order else len(order))
-        out: dict[str, Train] = {}
-        for t in pile:
-            out.setdefault(t.name, t)
-        return list(out.values())
-
-    def to_open_market(self, game: Game, train: Train) -> None:
-        """A discarded train goes to the open market, behind those discarded before it."""
-        train.owner, train.discarded = None, True
-        order: list[str] = game.state.extra.setdefault("open_market", [])  # type: ignore[assignment]
-        if train.id in order:
-            order.remove(train.id)
-        order.append(train.id)
+        return list(super().depot_trains(game)) + self.market_trains(game)  # type: ignore[misc,attr-defined]
 
     def limited_train_buy(self, game: Game) -> bool:
         return "limited_train_buy" in self.phase_data(game).get("engine_status_flags", [])  # type: ignore[attr-defined]
@@ -404,7 +387,7 @@ class MexOperatingRules:
             if action.price > cheapest:
                 raise EngineError(f"A forced purchase takes the cheapest train in the bank (${cheapest}).",
                                   rule="train.forced_cheapest")
-        if train.discarded and train not in self.market_trains(game):
+        if train.discarded and train not in self.market_trains(game):  # type: ignore[attr-defined]
             raise EngineError(f"Only the first {train.name} train discarded to the open market is for "
                               "sale now.", rule="train.market_order")
         ran = train.operated
