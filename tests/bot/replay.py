@@ -148,3 +148,15 @@ async def replay_as_commands(
         assert pinged == [users[p] for p in ref.acting_players()], sent.content
         images += len(sent.files)
     return sent, images, users
+
+
+async def import_cut(env: Env, who: User, data: dict[str, Any], users: dict[str, User],
+                     filename: str) -> int:
+    """Import an export through /import, each export player mapped to a user; the game's
+    thread id."""
+    mapping = " ".join(f"{pid}=<@{u.id}>" for pid, u in users.items())
+    sent = await env.fake.invoke(who, env.fake.main_channel, "import", players=mapping,
+                                 attachment=(filename, json.dumps(data).encode()))
+    await env.settle()
+    assert f"Imported {data['title']} game #" in sent.content, sent.content
+    return max(c for c, d in env.fake.channels.items() if d["type"] == 11)

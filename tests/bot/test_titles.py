@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.bot.conftest import FIXTURES, Env, needs_shared
-from tests.bot.replay import effective_log, replay_as_commands, typed_actions
+from tests.bot.replay import effective_log, import_cut, replay_as_commands, typed_actions
 
 pytestmark = needs_shared
 
@@ -123,13 +123,8 @@ async def test_18mex_merger_with_merge(env: Env) -> None:
     action = data["actions"][at]
     ids = [str(p["id"]) for p in data["players"]]
     users = {pid: User(6000 + i, f"P{pid}") for i, pid in enumerate(ids)}
-    mapping = " ".join(f"{pid}=<@{u.id}>" for pid, u in users.items())
     cut = {**data, "actions": data["actions"][:at]}
-    sent = await env.fake.invoke(env.alice, env.fake.main_channel, "import", players=mapping,
-                                 attachment=("13315.json", json.dumps(cut).encode()))
-    await env.settle()
-    assert "Imported 18MEX game #1" in sent.content, sent.content
-    thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+    thread = await import_cut(env, env.alice, cut, users, "13315.json")
     live = await env.service._live(1)
     (pid,) = live.game.acting_players()
     president = users[pid]  # an imported game keeps the export's player ids
