@@ -4,7 +4,7 @@
         [--options-cycle] [--jobs 2] [--out DIR] [--strict] [--json]
 
 For each title and seed: `python -m engine random TITLE --seed S --players K` (the player count
-and options cycle with the seed when several are given), then `../shared/referee/lockstep.py`
+and option set are a function of the seed alone, see `game_for_seed`), then `../shared/referee/lockstep.py`
 on the export. Prints one line per game and a table per title (games, moves, agree). Needs Ruby
 and ../shared/referee (a development tool: nothing of the project's tests depends on it).
 """
@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 REFEREE = ROOT.parent / "shared" / "referee"
 AGREE = ("agree", "both-reject")
-PLAYERS = {"18MS": (2, 3, 4), "1870": (3, 4, 5, 6), "18MEX": (3, 4, 5)}
+PLAYERS = {"18MS": (2, 3, 4), "1870": (2, 3, 4, 5, 6, 7), "18MEX": (3, 4, 5)}
 OPTIONS: dict[str, list[list[str]]] = {
     "18MS": [[], ["or_11"], ["allow_buy_rusting"], ["or_11", "allow_buy_rusting"]],
     "1870": [[], ["diesels"], ["original_rules"], ["station_wars"], ["finish_on_400"],
@@ -43,6 +43,13 @@ def parse_seeds(spec: str) -> list[int]:
         else:
             out.append(int(part))
     return out
+
+
+def game_for_seed(seed: int, counts: list[int], sets: list[list[str]]) -> tuple[int, list[str]]:
+    """The player count and option set of a seed: fixed by the seed alone, so `--seeds 45`
+    is the same game as seed 45 of `--seeds 1-100`. Over consecutive seeds every count meets
+    every option set."""
+    return counts[seed % len(counts)], sets[(seed // len(counts)) % len(sets)]
 
 
 def known_options(title: str) -> set[str]:
@@ -99,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         known = known_options(title)
         sets = [args.option] if args.option is not None else [
             [o for o in s if o in known] for s in OPTIONS[title]]
-        for i, seed in enumerate(parse_seeds(args.seeds)):
-            jobs.append((title, seed, counts[i % len(counts)], sets[(i // len(counts)) % len(sets)]))
+        for seed in parse_seeds(args.seeds):
+            players, options = game_for_seed(seed, counts, sets)
+            jobs.append((title, seed, players, options))
     results: list[dict[str, Any]] = []
     with ThreadPoolExecutor(args.jobs) as pool:
         futs = [pool.submit(one, t, s, p, o, out, args.strict, args.max_actions) for t, s, p, o in jobs]
