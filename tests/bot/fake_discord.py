@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
+import time
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -87,6 +88,7 @@ class Sent:
     files: list[tuple[str, bytes]]
     payload: dict[str, Any]
     callback_type: int | None = None
+    at: float = field(default_factory=time.perf_counter)  # when the fake received it
 
     @property
     def mentions(self) -> dict[str, Any]:
@@ -98,6 +100,7 @@ class Pending:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     replies: list[Sent] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
+    dispatched: float = 0.0  # when the interaction was sent to the bot (perf_counter)
 
 
 class FakeDiscord:
@@ -381,6 +384,7 @@ class FakeDiscord:
 
     async def _wait(self, iid: int, payload: dict[str, Any], timeout: float) -> Sent:
         pending = self.pending.setdefault(iid, Pending())
+        pending.dispatched = time.perf_counter()
         await self._send_dispatch("INTERACTION_CREATE", payload)
         await asyncio.wait_for(pending.done.wait(), timeout)
         return pending.replies[-1]
