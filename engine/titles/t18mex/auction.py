@@ -1,8 +1,8 @@
 """The 18MEX opening: the shared waterfall auction (engine/flow/auction.py) of the seven start
 certificates, with the title's deliveries: a minor's certificate floats the minor, MIR brings
-the CHI_1 share, MNR brings the NdM president's certificate and an immediate par. A full round
-of passes after something was sold pays the privates (and a flat sum for floated minors) --
-see Title18MEX.auction_pass_round."""
+the CHI_1 share, MNR an immediate NdM par (its winner gets the president's certificate with the
+par, as on the site). A full round of passes after something was sold pays the privates (and a
+flat sum for floated minors) -- see Title18MEX.auction_pass_round."""
 
 from __future__ import annotations
 

@@ -264,8 +264,10 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             return None
         corp = st.corporations[cert_id.rsplit("_", 1)[0]]
         cert = next(c for c in corp.certs if c.id == cert_id)
+        if cert.president:  # handed out with the par (par_from_private), as on the site
+            return corp.id
         shares.move(corp, cert, pid)
-        return corp.id if cert.president else None
+        return None
 
     def _company_share(self, company_id: str) -> str | None:
         for c in self.data.companies:
@@ -287,6 +289,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             raise EngineError(f"{cell_id.split(',')[0]} is not a par value for {corp_id} (choose {vals}).",
                               rule="stock.par")
         par_place(game, corp, cell)
+        shares.move(corp, shares.president_cert(corp), pid)  # the private's president certificate
 
     def reserved_ids(self, game: Game) -> list[str]:
         """Trade-in certificates not handed out yet (not for sale)."""
