@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
-import time
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
