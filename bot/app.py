@@ -40,6 +40,7 @@ class RailBot(commands.Bot):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
+        self.service.lag.start()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.config.sync_guilds:
@@ -74,8 +75,7 @@ class RailBot(commands.Bot):
 
 async def open_service(config: Config) -> Service:
     store = await Store.open(config.database)
-    return Service(store, cache_size=config.cache_size, render_images=config.render_images,
-                   import_seconds=config.import_seconds)
+    return Service.from_config(store, config)
 
 
 async def run_discord(config: Config, token: str) -> None:
@@ -85,4 +85,6 @@ async def run_discord(config: Config, token: str) -> None:
         async with bot:
             await bot.start(token)
     finally:
+        await service.lag.stop()
+        service.close()
         await service.store.close()

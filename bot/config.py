@@ -14,7 +14,9 @@ class Config:
     database: Path = Path("data/rail-moderator.sqlite3")
     sync_guilds: tuple[int, ...] = ()  # empty: sync commands globally
     render_images: bool = True
-    cache_size: int = 200
+    cache_megabytes: int = 512  # memory budget of the replayed games kept loaded
+    render_processes: int | None = None  # None: one per core; 0: draw in threads
+    engine_threads: int = 8
     import_seconds: float = 60.0  # an import replaying longer than this is refused
     log_level: str = "INFO"
     guild_ready_timeout: float = 2.0
@@ -59,7 +61,10 @@ def _from_raw(raw: dict[str, Any]) -> Config:
         database=Path(bot.get("database", base.database)),
         sync_guilds=tuple(int(g) for g in bot.get("sync_guilds", ())),
         render_images=bool(bot.get("render_images", base.render_images)),
-        cache_size=int(bot.get("cache_size", base.cache_size)),
+        cache_megabytes=int(bot.get("cache_megabytes", base.cache_megabytes)),
+        render_processes=(int(bot["render_processes"]) if "render_processes" in bot
+                          else base.render_processes),
+        engine_threads=int(bot.get("engine_threads", base.engine_threads)),
         import_seconds=float(bot.get("import_seconds", base.import_seconds)),
         log_level=str(bot.get("log_level", base.log_level)),
         guild_ready_timeout=float(bot.get("guild_ready_timeout", base.guild_ready_timeout)),

@@ -1,18 +1,26 @@
-"""The service's core: games loaded in memory (a cache of replayed games, one lock per game),
-who may act, and what a reply posts after a move (the ping, the images that changed)."""
+"""The service's core: games loaded in memory (a cache of replayed games within a memory
+budget, one lock per game), the workers the engine runs on (never the event loop), who may
+act, and what a reply posts after a move (the ping, the images that changed)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import OrderedDict, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
+from bot.images import ImageDesk
+from bot.lag import LagMonitor
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
+from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +32,7 @@ class Live:
     record: GameRecord
     game: Any
     records: list[ActionRecord] = field(default_factory=list)
+    size: int = 0  # bytes the replayed game holds (measured at load, grown per move)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +45,23 @@ class Who:
 
 
 @dataclass(frozen=True, slots=True)
+class Turn:
+    """Who must act after a move, worked out on an engine thread."""
+
+    acting: tuple[str, ...]  # player ids who must act
+    entity: str | None  # the entity they act for
+    finished: bool = False
+    result: tuple[tuple[str, int], ...] = ()  # final scores, best first, once finished
+
+
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Images still to render for a reply (after the game's lock is released)."""
 
     view: Any
     kinds: tuple[str, ...]
+    game_id: int = 0
+    stamp: int = 0  # the stored log's length: names the state drawn
 
 
 class ServiceCore:
@@ -50,19 +71,43 @@ class ServiceCore:
         *,
         engine: EnginePort | None = None,
         renderer: Renderer | None = None,
-        cache_size: int = 200,
+        cache_bytes: int = 512 * 2**20,
         render_images: bool = True,
         import_seconds: float = 60.0,
+        engine_threads: int = 8,
+        render_processes: int | None = 0,
     ) -> None:
         self.store = store
         self.engine: EnginePort = engine or RealEngine()
         self.renderer: Renderer = renderer or RealRenderer()
         self.render_images = render_images
+        self.images = ImageDesk(self.renderer, render_processes)
         self._cache: OrderedDict[int, Live] = OrderedDict()
-        self._cache_size = cache_size
+        self.cache_bytes = cache_bytes
         self.import_seconds = import_seconds
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._create_lock = asyncio.Lock()
+        # the engine's work runs on these threads, never on the event loop: moves and answers
+        # on one pool (one game holds at most one thread, under its lock), imports on their
+        # own so that long replays cannot take the threads moves need
+        self._engine_pool = ThreadPoolExecutor(max(1, engine_threads), thread_name_prefix="engine")
+        self._import_pool = ThreadPoolExecutor(1, thread_name_prefix="import")
+        self.lag = LagMonitor()  # started with the bot (bot/app.py, bot/local.py)
+
+    async def run_engine(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run engine work on the engine threads and wait for it."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._engine_pool, functools.partial(fn, *args, **kwargs))
+
+    async def run_import(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._import_pool, functools.partial(fn, *args))
+
+    def close(self) -> None:
+        """Stop the worker threads and processes (at shutdown)."""
+        self.images.close()
+        self._engine_pool.shutdown(wait=False, cancel_futures=True)
+        self._import_pool.shutdown(wait=False, cancel_futures=True)
 
     async def game_record(self, game_id: int) -> GameRecord:
         record = await self.store.game(game_id)
@@ -88,21 +133,40 @@ class ServiceCore:
             return live
         record = await self.game_record(game_id)
         records = await self.store.actions(game_id)
-        game = await asyncio.to_thread(self._replay, record, records)
-        live = Live(record, game, records)
+        game, size = await self.run_engine(self._replay, record, records)
+        live = Live(record, game, records, size)
         self._cache[game_id] = live
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self._fit_cache()
         return live
 
-    def _replay(self, record: GameRecord, records: Sequence[ActionRecord]) -> Any:
+    def _replay(self, record: GameRecord, records: Sequence[ActionRecord]) -> tuple[Any, int]:
         game = self._new_engine_game(record)
         if hasattr(game, "load_log"):  # one pass over what is in effect (undo/redo resolved)
             game.load_log([rec.action for rec in records])
         else:
             for rec in records:
                 game.apply(rec.action)
-        return game
+        # the title's data is shared by all its games: not counted in each
+        shared = getattr(getattr(game, "title", None), "data", None)
+        return game, deep_size(game, exclude=shared)
+
+    def _grew(self, live: Live) -> None:
+        """A move was added: count its share of the game's size, then keep the budget."""
+        moves = max(1, len(live.records) - 1)
+        live.size += live.size // moves
+        self._fit_cache()
+
+    def _fit_cache(self) -> None:
+        """Drop the least recently used games while the cache is over its byte budget (the
+        game just used stays)."""
+        total = sum(live.size for live in self._cache.values())
+        while total > self.cache_bytes and len(self._cache) > 1:
+            _gid, live = self._cache.popitem(last=False)
+            total -= live.size
+
+    @property
+    def cached_bytes(self) -> int:
+        return sum(live.size for live in self._cache.values())
 
     def evict(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
@@ -117,16 +181,31 @@ class ServiceCore:
             return None
         async with self._locks[record.id]:  # never load a game while a move is applied
             live = await self._live(record.id)
-            legal = await asyncio.to_thread(live.game.legal)  # can take a while: off the loop
-            if player.engine_id not in self._acting(live.game, legal):
+            # can take a while: off the loop
+            legal, turn = await self.run_engine(self._legal_turn, live.game)
+            if player.engine_id not in turn.acting:
                 return None
         return legal
 
+    @classmethod
+    def _legal_turn(cls, game: Any) -> tuple[Any, Turn]:
+        """On an engine thread: the legal answer (kept by the engine) and whose turn it is."""
+        legal = game.legal()
+        return legal, cls._turn(game, legal)
+
     @staticmethod
-    def _acting(game: Any, legal: Any) -> tuple[str, ...]:
-        acting = tuple(str(p) for p in game.acting_players())
+    def _turn(game: Any, legal: Any = None) -> Turn:
+        """On an engine thread: who acts now (the controller the legal answer names, else
+        the game's acting players), or the scores once the game is over."""
+        if game.finished:
+            ranked = sorted(game.result().items(), key=lambda kv: -int(kv[1]))
+            return Turn((), None, True, tuple((str(p), int(v)) for p, v in ranked))
+        legal = game.legal() if legal is None else legal
         controller = getattr(legal, "player", None)
-        return (str(controller),) if controller is not None else acting
+        acting = ((str(controller),) if controller is not None
+                  else tuple(str(p) for p in game.acting_players()))
+        entity = getattr(legal, "entity", None)
+        return Turn(acting, None if entity is None else str(entity))
 
     async def _seated_live(self, who: Who, game_id: int) -> tuple[Live, str]:
         record = await self.game_record(game_id)
@@ -137,11 +216,9 @@ class ServiceCore:
             raise BotError("You are not a player in this game.")
         return await self._live(game_id), player.engine_id
 
-    def _result_text(self, record: GameRecord, game: Any) -> str:
-        result = game.result()
-        ranked = sorted(result.items(), key=lambda kv: -int(kv[1]))
+    def _result_text(self, record: GameRecord, turn: Turn) -> str:
         return "Game over. " + ", ".join(
-            f"{self._name(record, str(pid))} ${value}" for pid, value in ranked
+            f"{self._name(record, pid)} ${value}" for pid, value in turn.result
         )
 
     @staticmethod
@@ -149,16 +226,15 @@ class ServiceCore:
         p = record.player_by_engine_id(str(engine_id))
         return p.name if p else str(engine_id)
 
-    def _add_ping(self, reply: Reply, record: GameRecord, game: Any) -> None:
+    def _add_ping(self, reply: Reply, record: GameRecord, turn: Turn) -> None:
         """Mention the players who must act now (and only them)."""
         users = []
-        legal = game.legal()
-        for eid in self._acting(game, legal):
+        for eid in turn.acting:
             p = record.player_by_engine_id(eid)
             if p is not None and p.user_id not in users:
                 users.append(p.user_id)
         if users:
-            entity = getattr(legal, "entity", None)
+            entity = turn.entity
             for_what = (
                 f" for {entity}"
                 if entity is not None and str(entity) not in {p.engine_id for p in record.players}
@@ -167,17 +243,23 @@ class ServiceCore:
             reply.text += "\n" + " ".join(f"<@{u}>" for u in users) + f" to act{for_what}."
             reply.mention = tuple(users)
 
-    async def _draw(self, reply: Reply, draw: Draw) -> None:
-        if draw.view is not None:
-            await self._add_images(reply, draw.view, draw.kinds)
+    def _draw(self, reply: Reply, draw: Draw) -> None:
+        """Give the reply its images to draw once it is sent (bot/images.py)."""
+        if draw.view is not None and draw.kinds and self.render_images:
+            reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds)
 
-    async def _add_images(self, reply: Reply, view: Any, kinds: Sequence[str]) -> None:
-        if not self.render_images:
-            return
-        for kind in kinds:
-            png = await asyncio.to_thread(self.renderer.render, kind, view)
-            if png:
-                reply.attachments.append(Attachment(f"{kind}.png", png))
+    async def _add_images(self, reply: Reply, game_id: int, stamp: int, view: Any,
+                          kinds: Sequence[str]) -> None:
+        """Images the reply itself carries (drawn now; reused if that state was drawn)."""
+        if self.render_images:
+            reply.attachments.extend(await self.images.now(game_id, stamp, view, kinds))
+
+    async def finish_images(self, reply: Reply) -> list[Attachment]:
+        """Draw the images a sent reply still needs (none if a newer move will draw them)."""
+        if reply.images is None:
+            return []
+        job, reply.images = reply.images, None
+        return await self.images.draw(job)
 
     @staticmethod
     def _user_name(record: GameRecord, user_id: int) -> str:

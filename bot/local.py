@@ -197,6 +197,8 @@ class LocalSession:
         text = _CHANNEL.sub("a new thread", text)
         text = text.replace("**", "")
         lines = [("(only you) " if reply.ephemeral else "") + text]
+        # the terminal shows the images with the reply (no edit to come back to)
+        reply.attachments.extend(await self.service.finish_images(reply))
         if reply.attachments:
             gid = record.id if record else 0
             for a in reply.attachments:
@@ -217,10 +219,10 @@ async def run_local(
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     store = await Store.open(config.database)
-    service = Service(store, cache_size=config.cache_size, render_images=config.render_images,
-                      import_seconds=config.import_seconds)
+    service = Service.from_config(store, config)
     first = config.local_players[0] if config.local_players else None
     session = LocalSession(service, config.local_images, first)
+    service.lag.start()
     print("Local mode: type help for the commands, quit to leave.", file=stdout)
     back = await session.resume()
     if back:
@@ -237,5 +239,7 @@ async def run_local(
             if out:
                 print(out, file=stdout)
     finally:
+        await service.lag.stop()
+        service.close()
         await store.close()
     return 0

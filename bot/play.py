@@ -4,13 +4,12 @@ back another player's move asks for their consent)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from bot import history, summary
-from bot.core import Draw, Live, ServiceCore, Who
+from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.replies import BotError, Button, Reply
 from bot.store import ActionRecord, DuplicateInteraction
 
@@ -28,8 +27,9 @@ class ServicePlay(ServiceCore):
             if interaction_id and await self.store.interaction_seen(interaction_id):
                 return Reply("This command was already handled.", ephemeral=True)
             live, player_engine_id = await self._seated_live(who, game_id)
-            legal = await asyncio.to_thread(live.game.legal)  # can take a while: off the loop
-            acting = self._acting(live.game, legal)
+            # can take a while: off the loop
+            legal, turn = await self.run_engine(self._legal_turn, live.game)
+            acting = turn.acting
             if player_engine_id not in acting:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
                 raise BotError(f"It is not your turn: waiting for {names}.")
@@ -43,7 +43,7 @@ class ServicePlay(ServiceCore):
                 action.setdefault("entity_type", "player")
             if action.get("type") == "run_routes" and action.get("routes") == "best":
                 try:
-                    best = await asyncio.to_thread(self.engine.best_routes, live.game)
+                    best = await self.run_engine(self.engine.best_routes, live.game)
                 except Exception as err:
                     if self.engine.is_rejection(err):
                         raise BotError(str(err)) from err
@@ -55,7 +55,7 @@ class ServicePlay(ServiceCore):
                     )
                 action["routes"] = best
             reply, draw = await self._apply(live, who, action, interaction_id)
-        await self._draw(reply, draw)
+        self._draw(reply, draw)
         return reply
 
     async def _apply(
@@ -72,12 +72,10 @@ class ServicePlay(ServiceCore):
         draws the images (`_draw`) after releasing it. `agreed`: an end of the game decided
         by the game's creator (or an admin), not a move."""
         game = live.game
-        before = game.view()
         try:
-            # the engine works in a thread (the caller holds the game's lock): the event loop
-            # keeps serving other games meanwhile
-            stored = await (asyncio.to_thread(game.apply, action, agreed=True) if agreed
-                            else asyncio.to_thread(game.apply, action))
+            # the engine works on its threads (the caller holds the game's lock): the event
+            # loop keeps serving other games meanwhile
+            stored, before = await self.run_engine(self._engine_apply, game, action, agreed)
         except Exception as err:
             if self.engine.is_rejection(err):
                 raise BotError(str(err)) from err
@@ -101,25 +99,37 @@ class ServicePlay(ServiceCore):
             self.evict(live.record.id)
             raise
         live.records.append(ActionRecord(seq, dumped, interaction_id, uid, ""))
+        self._grew(live)
         actor = who.name if who else "Someone"
         entity = str(action.get("entity")) if action.get("entity_type") != "player" else None
         reply = Reply(summary.line(actor, entity, dumped))
         # the move is stored: from here on, a failure must not hide that it was made
         try:
-            after = game.view()
-            kinds = self._changed(before, after)
-            if game.finished:
+            after, kinds, turn = await self.run_engine(self._engine_after, game, before)
+            if turn.finished:
                 live.record = await self.game_record(live.record.id)
-                reply.text += "\n" + self._result_text(live.record, game)
+                reply.text += "\n" + self._result_text(live.record, turn)
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
-                await asyncio.to_thread(game.legal)  # who is next (kept for the ping below)
-                self._add_ping(reply, live.record, game)
+                self._add_ping(reply, live.record, turn)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
             return reply, Draw(None, ())
-        return reply, Draw(after, kinds)
+        return reply, Draw(after, kinds, live.record.id, len(live.records))
+
+    @staticmethod
+    def _engine_apply(game: Any, action: dict[str, Any], agreed: bool) -> tuple[Any, Any]:
+        """On an engine thread: the view before the move, then the move (or its refusal)."""
+        before = game.view()
+        stored = game.apply(action, agreed=True) if agreed else game.apply(action)
+        return stored, before
+
+    def _engine_after(self, game: Any, before: Any) -> tuple[Any, tuple[str, ...], Turn]:
+        """On an engine thread: the view after the move, which images changed, and who acts
+        next (their legal answer is worked out now and kept for their first command)."""
+        after = game.view()
+        return after, self._changed(before, after), self._turn(game)
 
     @staticmethod
     def _changed(before: Any, after: Any) -> tuple[str, ...]:
@@ -151,7 +161,7 @@ class ServicePlay(ServiceCore):
             entity = me.engine_id if me else record.seated[0].engine_id
             action = {"type": "end_game", "entity": entity, "entity_type": "player"}
             reply, draw = await self._apply(live, who, action, interaction_id, agreed=True)
-        await self._draw(reply, draw)
+        self._draw(reply, draw)
         reply.text = f"**{who.name}** ends the game.\n" + reply.text.split("\n", 1)[-1]
         return reply
 
@@ -167,7 +177,7 @@ class ServicePlay(ServiceCore):
             last = stack[-1]
             author = self._author(live.record, last)
             if author is None:  # an imported move of a corporation: its controller then
-                author = await asyncio.to_thread(self._controller_then, live, last)
+                author = await self.run_engine(self._controller_then, live, last)
             pending = None
             if author is not None and author != who.user_id:
                 pending = await self.store.pending_undo_request(game_id, len(live.records))
@@ -188,7 +198,7 @@ class ServicePlay(ServiceCore):
                     game_id, who.user_id, author, len(live.records), interaction_id
                 )
         if request_id is None:
-            await self._draw(reply, draw)
+            self._draw(reply, draw)
             tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
             reply.text = f"**{who.name}** takes back: {summary.describe(last.action)}.{tail}"
             return reply
@@ -258,7 +268,7 @@ class ServicePlay(ServiceCore):
             reply, draw = await self._apply(
                 live, None, action, interaction_id, user_id=request.requester_id
             )
-        await self._draw(reply, draw)
+        self._draw(reply, draw)
         name = requester.name if requester else "Someone"
         tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
         reply.text = f"**{who.name}** agrees: **{name}** takes back {undone}.{tail}"
@@ -278,7 +288,7 @@ class ServicePlay(ServiceCore):
                 raise BotError("Only the player who made that move, or who undid it, may redo it.")
             action = {"type": "redo", "entity": engine_id, "entity_type": "player"}
             reply, draw = await self._apply(live, who, action, interaction_id)
-        await self._draw(reply, draw)
+        self._draw(reply, draw)
         tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
         reply.text = f"**{who.name}** redoes: {summary.describe(undone[-1].action)}.{tail}"
         return reply

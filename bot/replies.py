@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,18 @@ class Button:
     style: str = "secondary"  # "success" | "danger" | "primary" | "secondary"
 
 
+@dataclass(frozen=True, slots=True)
+class ImageJob:
+    """Images a reply still needs, drawn after the reply is sent (bot/images.py). `ticket`
+    orders the jobs of one game; `stamp` names the stored state (the log's length)."""
+
+    game_id: int
+    ticket: int
+    stamp: int
+    view: Any
+    kinds: tuple[str, ...]
+
+
 @dataclass(slots=True)
 class Reply:
     """One answer to a command. `mention` lists the only users the message may ping."""
@@ -27,6 +40,7 @@ class Reply:
     attachments: list[Attachment] = field(default_factory=list)
     mention: tuple[int, ...] = ()
     buttons: list[Button] = field(default_factory=list)
+    images: ImageJob | None = None  # images to add once the reply is out
 
 
 class BotError(Exception):

@@ -11,7 +11,6 @@ export) and the information commands.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import random
@@ -20,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import history, summary
-from bot.core import Draw, Live, ServiceCore, Who, _clip
+from bot.core import Draw, Live, ServiceCore, Turn, Who, _clip
 from bot.play import MoveBuilder, ServicePlay
 from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
@@ -40,6 +39,14 @@ IMAGE_KINDS = ("map", "market", "status", "card")
 
 
 class Service(ServicePlay):
+    @classmethod
+    def from_config(cls, store: Any, config: Any) -> Service:
+        """The service as config.toml sets it up (bot/config.py)."""
+        return cls(store, cache_bytes=config.cache_megabytes * 2**20,
+                   render_images=config.render_images, import_seconds=config.import_seconds,
+                   engine_threads=config.engine_threads,
+                   render_processes=config.render_processes)
+
     async def create_game(
         self,
         who: Who,
@@ -153,14 +160,14 @@ class Service(ServicePlay):
             await self.store.start_game(game_id, order)
             record = await self.game_record(game_id)
             self._cache[game_id] = Live(record, game, [])
-            view = game.view()
+            view, turn = await self.run_engine(self._view_and_turn, game)
             reply = Reply(
                 f"Game #{game_id} ({record.title}) starts. Seats: "
                 + ", ".join(f"{i + 1}. {by_id[u].name}" for i, u in enumerate(order))
                 + "."
             )
-            self._add_ping(reply, record, game)
-        await self._add_images(reply, view, ("status", "card"))
+            self._add_ping(reply, record, turn)
+        self._draw(reply, Draw(view, ("status", "card"), game_id, 0))
         return reply
 
     async def abandon(self, who: Who, game_id: int) -> Reply:
@@ -194,7 +201,7 @@ class Service(ServicePlay):
                 raise BotError("The game has not started: there is nothing to export.")
             live = await self._live(game_id)
             meta = {"game_id": game_id, "id": game_id, "title": record.title}
-            data = self.engine.export_game(live.game, meta)
+            data = await self.run_engine(self.engine.export_game, live.game, meta)
         blob = json.dumps(data, indent=1).encode()
         return Reply(
             f"Game #{game_id} as an 18xx.games export.",
@@ -246,8 +253,8 @@ class Service(ServicePlay):
             raise BotError("Each export player must be mapped to a different member.")
         deadline = time.monotonic() + self.import_seconds
         try:
-            game = await asyncio.to_thread(self.engine.import_game, data,
-                                           lambda: time.monotonic() > deadline)
+            game, actions, view, turn = await self.run_import(
+                self._import_and_view, data, lambda: time.monotonic() > deadline)
         except ImportStopped:
             raise BotError(f"This game takes longer than {self.import_seconds:g} s to replay "
                            "here; it was not imported.") from None
@@ -255,7 +262,6 @@ class Service(ServicePlay):
             if self.engine.is_rejection(err):
                 raise BotError(f"The engine cannot replay this game: {err}") from err
             raise
-        actions = [self.engine.dump(a) for a in game.log]
         settings = data.get("settings") or {}
         async with self._create_lock:
             if interaction_id and (done := await self.store.game_by_interaction(interaction_id)):
@@ -279,10 +285,22 @@ class Service(ServicePlay):
         self.evict(game_id)
         where = f" in <#{thread_id}>" if thread_id else ""
         reply = Reply(f"Imported {title} game #{game_id}{where} with {len(actions)} actions.")
-        if not game.finished:
-            self._add_ping(reply, record, game)
-        await self._add_images(reply, game.view(), ("status",))
+        if not turn.finished:
+            self._add_ping(reply, record, turn)
+        self._draw(reply, Draw(view, ("status",), game_id, len(actions)))
         return record, reply
+
+    def _import_and_view(self, data: dict[str, Any], stop: Callable[[], bool]
+                         ) -> tuple[Any, list[dict[str, Any]], Any, Turn]:
+        """On the import thread: the replay, its log as stored, its view and who acts next."""
+        game = self.engine.import_game(data, stop)
+        actions = [self.engine.dump(a) for a in game.log]
+        return game, actions, *self._view_and_turn(game)
+
+    @classmethod
+    def _view_and_turn(cls, game: Any) -> tuple[Any, Turn]:
+        """On an engine thread: the game's view and who acts (their legal answer is kept)."""
+        return game.view(), cls._turn(game)
 
 
     async def picture(self, game_id: int, kind: str) -> Reply:
@@ -293,12 +311,14 @@ class Service(ServicePlay):
             if record.status == "open":
                 raise BotError("The game has not started yet.")
             live = await self._live(game_id)
-            view = live.game.view()
+            view = await self.run_engine(live.game.view)
+            stamp = len(live.records)
         reply = Reply(
             f"Game #{game_id}: {getattr(view, 'round', '')} — phase {getattr(view, 'phase', '?')}."
         )
         # /status: the phone card first, then the full sheet
-        await self._add_images(reply, view, ("card", "status") if kind == "status" else (kind,))
+        await self._add_images(reply, game_id, stamp, view,
+                               ("card", "status") if kind == "status" else (kind,))
         if not reply.attachments:
             reply.text += " (images are not available on this bot)"
         return reply

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.commands import Commands, Ctx
-from bot.replies import BotError, Reply
+from bot.replies import Attachment, BotError, Reply
 from bot.service import Who
 
 if TYPE_CHECKING:
@@ -98,15 +98,28 @@ def _image_embeds(filenames: Sequence[str]) -> list[discord.Embed]:
     ]
 
 
+def _files(interaction: discord.Interaction[Any], attachments: Sequence[Attachment]) -> list[Attachment]:
+    limit = interaction.filesize_limit
+    fitting = [a for a in attachments if len(a.data) <= limit]
+    if len(fitting) < len(attachments):
+        log.warning("dropped %d attachment(s) over %d bytes", len(attachments) - len(fitting), limit)
+    return fitting
+
+
+def _file_kwargs(attachments: Sequence[Attachment]) -> dict[str, Any]:
+    if not attachments:
+        return {}
+    out: dict[str, Any] = {
+        "files": [discord.File(io.BytesIO(a.data), filename=a.filename) for a in attachments]
+    }
+    embeds = _image_embeds([a.filename for a in attachments])
+    if embeds:
+        out["embeds"] = embeds
+    return out
+
+
 async def respond(interaction: discord.Interaction[Any], reply: Reply) -> None:
     """Send a Reply as the interaction's answer (or followup if it was deferred)."""
-    limit = interaction.filesize_limit
-    fitting = [a for a in reply.attachments if len(a.data) <= limit]
-    if len(fitting) < len(reply.attachments):
-        log.warning(
-            "dropped %d attachment(s) over %d bytes", len(reply.attachments) - len(fitting), limit
-        )
-    files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in fitting]
     mentions = discord.AllowedMentions(
         everyone=False,
         roles=False,
@@ -117,15 +130,11 @@ async def respond(interaction: discord.Interaction[Any], reply: Reply) -> None:
         "content": reply.text[:2000],
         "ephemeral": reply.ephemeral,
         "allowed_mentions": mentions,
+        **_file_kwargs(_files(interaction, reply.attachments)),
     }
     view = _view(reply)
     if view is not None:
         kwargs["view"] = view
-    if files:
-        kwargs["files"] = files
-        embeds = _image_embeds([a.filename for a in fitting])
-        if embeds:
-            kwargs["embeds"] = embeds
     if not interaction.response.is_done():
         await interaction.response.send_message(**kwargs)
         return
@@ -135,15 +144,36 @@ async def respond(interaction: discord.Interaction[Any], reply: Reply) -> None:
     await interaction.followup.send(**kwargs)
 
 
+async def add_images(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """The reply is out: draw the images it still needs and edit them into it (nothing when
+    a newer move of the game will post them)."""
+    if reply.images is None:
+        return
+    attachments = await commands_of(interaction).service.finish_images(reply)
+    fitting = _files(interaction, [*reply.attachments, *attachments])
+    if not attachments or not fitting:
+        return
+    files = _file_kwargs(fitting)
+    try:
+        await interaction.edit_original_response(
+            attachments=files["files"], embeds=files.get("embeds", [])
+        )
+    except discord.HTTPException:
+        log.warning("could not add the images to a reply")
+
+
 async def run_and_reply(
     interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Reply]]
 ) -> None:
-    """Run the work; defer if it takes longer than DEFER_AFTER, then answer."""
+    """Run the work; defer if it takes longer than DEFER_AFTER, then answer; then add the
+    reply's images (drawn after the answer is out)."""
     task = asyncio.ensure_future(work())
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done:
         await interaction.response.defer(thinking=True)
-    await respond(interaction, await task)
+    reply = await task
+    await respond(interaction, reply)
+    await add_images(interaction, reply)
 
 
 async def run(interaction: discord.Interaction[Any], name: str, **args: Any) -> None:

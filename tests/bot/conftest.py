@@ -88,6 +88,7 @@ class Env:
             if self._task is not None:
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(self._task, 5)
+            self.bot.service.close()
             self.bot = None
         if self.store is not None:
             await self.store.close()
@@ -128,7 +129,7 @@ class Env:
     async def cmd(self, user: User, channel: int, name: str, **options: Any) -> Sent:
         sent = await self.fake.invoke(user, channel, name, **options)
         await self.settle()
-        return sent
+        return self.fake.final(sent)
 
     async def log_types(self, game_id: int = 1) -> list[str]:
         return [r.action["type"] for r in await self.service.store.actions(game_id)]

@@ -9,6 +9,7 @@ final answer (the callback, or the followup after a defer).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import json
 from dataclasses import dataclass, field
@@ -383,6 +384,18 @@ class FakeDiscord:
         await self._send_dispatch("INTERACTION_CREATE", payload)
         await asyncio.wait_for(pending.done.wait(), timeout)
         return pending.replies[-1]
+
+    def final(self, sent: Sent) -> Sent:
+        """The answer as it stands after the bot's later edits (images are edited into a
+        reply once it is out)."""
+        if sent.interaction_id is None:
+            return sent
+        replies = self.pending.get(sent.interaction_id, Pending()).replies
+        edits = [r for r in replies[replies.index(sent) + 1:] if r.kind == "edit" and r.files]
+        if not edits:
+            return sent
+        shown = {k: v for k, v in edits[-1].payload.items() if k in ("embeds", "attachments")}
+        return dataclasses.replace(sent, files=edits[-1].files, payload={**sent.payload, **shown})
 
     async def redeliver(
         self, user: User, channel_id: int, name: str, interaction_id: int, **options: Any

@@ -186,7 +186,9 @@ async def test_slow_commands_are_deferred(env: Env, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(base, "DEFER_AFTER", 0.0)
     sent = await env.cmd(env.alice, thread, "par", corporation="GMO", price="70")
     replies = env.fake.pending[max(env.fake.pending)].replies
-    assert [r.callback_type for r in replies] == [5, None]  # defer, then the followup
+    # defer, then the followup; then its images are edited into it
+    assert [(r.kind, r.callback_type) for r in replies] == [
+        ("callback", 5), ("followup", None), ("edit", None)]
     assert sent.kind == "followup" and "GMO" in sent.content and sent.files
     sent = await env.cmd(env.bob, thread, "par", corporation="IC", price="1")
     assert sent.kind == "followup" and sent.ephemeral and "not a par value" in sent.content

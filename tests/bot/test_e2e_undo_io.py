@@ -100,6 +100,7 @@ async def test_export_then_import(env: Env) -> None:
         attachment=("game.json", json.dumps(data).encode()),
     )
     await env.settle()
+    sent = env.fake.final(sent)  # the images are edited in once the answer is out
     assert "Imported 18MS game #2" in sent.content and "6 actions" in sent.content
     assert f"<@{env.dee.id}> to act" in sent.content  # Alice's seat acts next
     assert sent.files and sent.files[0][1].startswith(b"\x89PNG")

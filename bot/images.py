@@ -1,0 +1,137 @@
+"""Images after a move: drawn after the first reply is sent, off the event loop, newest first.
+
+A move's reply goes out as soon as the move is stored; its images follow (the Discord layer
+edits them into the reply). `ImageDesk` draws them:
+- in a pool of worker processes sized to the machine's cores (`render_workers`; 0 draws in
+  threads, which the tests use to keep start-up light);
+- per game, only the newest state: when a newer move of the same game asked for images before
+  an older one's turn came, the older one draws nothing and its kinds pass to the newer one;
+- an image already drawn for the same stored state is not drawn again (`/picture` after a
+  move, several images of one state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+from bot.ports import Renderer
+from bot.replies import Attachment, ImageJob
+
+log = logging.getLogger(__name__)
+
+
+def _draw(renderer: Renderer, kind: str, view: Any) -> bytes | None:
+    """One image (runs in a worker process or thread)."""
+    return renderer.render(kind, view)
+
+
+@dataclass(slots=True)
+class _GameImages:
+    latest: int = 0  # the newest ticket given for this game
+    pending: dict[str, None] = field(default_factory=dict)  # kinds still to draw, in order
+    drawn: dict[str, tuple[int, bytes]] = field(default_factory=dict)  # kind -> (stamp, png)
+
+
+class ImageDesk:
+    def __init__(self, renderer: Renderer, workers: int | None = None,
+                 games_kept: int = 500) -> None:
+        self.renderer = renderer
+        self.workers = (os.cpu_count() or 1) if workers is None else workers
+        self._slots = asyncio.Semaphore(max(1, self.workers))
+        self._pool: Executor | None = None
+        self._games: OrderedDict[int, _GameImages] = OrderedDict()
+        self._games_kept = games_kept
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.drawn = 0  # images drawn (for tests and benches)
+        self.superseded = 0  # jobs left to a newer move of the same game
+
+    def _game(self, game_id: int) -> _GameImages:
+        state = self._games.get(game_id)
+        if state is None:
+            state = self._games[game_id] = _GameImages()
+            while len(self._games) > self._games_kept:
+                self._games.popitem(last=False)
+        self._games.move_to_end(game_id)
+        return state
+
+    def ticket(self, game_id: int, stamp: int, view: Any, kinds: Sequence[str]) -> ImageJob:
+        """Register a move's images (called in the move's order, under the game's lock)."""
+        state = self._game(game_id)
+        state.latest += 1
+        state.pending.update(dict.fromkeys(kinds))
+        return ImageJob(game_id, state.latest, stamp, view, tuple(kinds))
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.workers > 0:
+                # spawn: the bot's threads and event loop are not forked into the workers
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+            else:
+                self._pool = ThreadPoolExecutor(2, thread_name_prefix="render")
+        return self._pool
+
+    async def draw(self, job: ImageJob) -> list[Attachment]:
+        """The job's images, or none when a newer move of the game will draw them."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            async with self._slots:
+                state = self._game(job.game_id)
+                if job.ticket < state.latest:
+                    self.superseded += 1
+                    return []
+                kinds = tuple(state.pending) or job.kinds
+                state.pending.clear()
+                return await self._render(state, job.stamp, job.view, kinds)
+        finally:
+            self._busy -= 1
+            if self._busy == 0:
+                self._idle.set()
+
+    async def now(self, game_id: int, stamp: int, view: Any,
+                  kinds: Sequence[str]) -> list[Attachment]:
+        """Images a command answers with (e.g. /picture): drawn now, reused if already drawn."""
+        async with self._slots:
+            return await self._render(self._game(game_id), stamp, view, tuple(kinds))
+
+    async def _render(self, state: _GameImages, stamp: int, view: Any,
+                      kinds: Sequence[str]) -> list[Attachment]:
+        loop = asyncio.get_running_loop()
+        out: list[Attachment] = []
+        todo = [k for k in kinds if state.drawn.get(k, (None,))[0] != stamp]
+        futures = {k: loop.run_in_executor(self._executor(), _draw, self.renderer, k, view)
+                   for k in todo}
+        for kind in kinds:
+            if kind in futures:
+                try:
+                    png = await futures[kind]
+                except Exception:
+                    log.exception("drawing the %s image failed", kind)
+                    continue
+                if not png:
+                    continue
+                state.drawn[kind] = (stamp, png)
+                self.drawn += 1
+            else:
+                png = state.drawn[kind][1]
+            out.append(Attachment(f"{kind}.png", png))
+        return out
+
+    async def idle(self) -> None:
+        """Wait until no job is drawing (tests, shutdown)."""
+        await self._idle.wait()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
