@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import copy
+import io
+import pickle
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -19,49 +22,143 @@ def _auto_key(a: Any) -> dict[str, Any]:
             if k not in ("id", "created_at", "user")}
 
 
+class Undos:
+    """Undo/redo resolution of a log, kept up to date as actions are appended.
+
+    The moves in effect form a stack: a move is pushed, an undo takes a run of the latest off
+    (the last one, or all after a named action) and keeps it for a redo, a redo puts the latest
+    run taken back, a new move forgets the runs kept. Messages are never undone. Each step
+    costs what it moves (an undo to a named action finds it by bisection), so resolving a log
+    is linear in its length, however many undos it holds."""
+
+    def __init__(self, index_of: dict[int, int] | None = None) -> None:
+        self.live_idx: list[int] = []  # log positions of the moves in effect, in order
+        self.live: list[Any] = []  # the moves in effect (no messages, undos or redos)
+        self.undone: list[tuple[list[int], list[Any]]] = []  # runs a redo can restore, latest last
+        # action id -> log position (a whole log's when given, as when a log is read at once;
+        # an action appended later adds its own)
+        self.index_of: dict[int, int] = {} if index_of is None else index_of
+        self.size = 0  # actions read
+
+    @classmethod
+    def of(cls, log: Sequence[Any]) -> Undos:
+        res = cls({a.id: i for i, a in enumerate(log) if a.id is not None})
+        for a in log:
+            res.push(a)
+        return res
+
+    def push(self, a: Any) -> tuple[Any, ...]:
+        """Read the next action of the log; returns what `pop` needs to take it back."""
+        i = self.size
+        self.size += 1
+        added = a.id is not None and a.id not in self.index_of
+        if added:
+            self.index_of[a.id] = i
+        if a.type == "undo":
+            if a.action_id is not None:
+                start = 0 if a.action_id == 0 else self.index_of.get(a.action_id, -1) + 1
+                k = bisect_left(self.live_idx, start)
+            else:
+                k = max(len(self.live) - 1, 0)
+            self.undone.append((self.live_idx[k:], self.live[k:]))
+            del self.live_idx[k:], self.live[k:]
+            return ("undo", a, added)
+        if a.type == "redo":
+            run = self.undone.pop() if self.undone else None
+            if run is not None:
+                self.live_idx.extend(run[0])
+                self.live.extend(run[1])
+            return ("redo", a, added, run)
+        if a.type == "message":
+            return ("message", a, added)
+        kept, self.undone = self.undone, []
+        self.live_idx.append(i)
+        self.live.append(a)
+        return ("move", a, added, kept)
+
+    def pop(self, token: tuple[Any, ...]) -> None:
+        """Take back the last action read (`token`: what its `push` returned)."""
+        kind, a = token[0], token[1]
+        self.size -= 1
+        if kind == "undo":
+            idx, acts = self.undone.pop()
+            self.live_idx.extend(idx)
+            self.live.extend(acts)
+        elif kind == "redo":
+            run = token[3]
+            if run is not None:
+                del self.live_idx[len(self.live_idx) - len(run[0]):]
+                del self.live[len(self.live) - len(run[1]):]
+                self.undone.append(run)
+        elif kind == "move":
+            self.live_idx.pop()
+            self.live.pop()
+            self.undone = token[3]
+        if token[2]:
+            del self.index_of[a.id]
+
+    def in_effect(self, action_id: int) -> bool:
+        """Whether the action with this id is a move in effect."""
+        i = self.index_of.get(action_id)
+        if i is None:
+            return False
+        k = bisect_left(self.live_idx, i)
+        return k < len(self.live_idx) and self.live_idx[k] == i
+
+
 def effective_actions(log: Sequence[Any]) -> list[Any]:
     """Resolve undo/redo: the actions in effect, in order (undo/redo themselves excluded)."""
-    return _resolve(log)[0]
+    live = set(Undos.of(log).live_idx)
+    return [a for i, a in enumerate(log) if i in live or a.type == "message"]
 
 
 def _resolve(log: Sequence[Any]) -> tuple[list[Any], int]:
     """(the actions in effect, how many undos a redo could still take back)."""
-    kept: list[Any] = [None] * len(log)
-    undo_stack: list[list[tuple[Any, int]]] = []
-    index_of = {a.id: i for i, a in enumerate(log) if a.id is not None}
-    for i, a in enumerate(log):
-        if a.type == "undo":
-            if a.action_id is not None:
-                start = 0 if a.action_id == 0 else index_of.get(a.action_id, -1) + 1
-            else:
-                live = [j for j in range(i) if kept[j] is not None and kept[j].type != "message"]
-                start = live[-1] if live else 0
-            batch = [(kept[j], j) for j in range(start, i) if kept[j] is not None and kept[j].type != "message"]
-            for _, j in batch:
-                kept[j] = None
-            undo_stack.append(batch)
-        elif a.type == "redo":
-            if undo_stack:
-                for act, j in undo_stack.pop():
-                    kept[j] = act
-        else:
-            if a.type != "message":
-                undo_stack.clear()
-            kept[i] = a
-    return [a for a in kept if a is not None], len(undo_stack)
+    return effective_actions(log), len(Undos.of(log).undone)
 
 
-CHECKPOINT_EVERY = 16  # applied actions between two snapshots of the state (live path)
-CHECKPOINTS_KEPT = 4  # the latest snapshots kept (a refusal or an undo goes back a few moves)
+CHECKPOINT_EVERY = 16  # snapshots at every 16th move in effect (the latest few kept)
+CHECKPOINTS_KEPT = 4  # how many of those
+RECENT_KEPT = 8  # and a snapshot before each of the latest moves of the live path
 _STATIC = ("data", "market", "options", "phase_names", "train_specs")  # a title's fixed facts
+
+
+def _shared_ref(key: str) -> Any:  # named in snapshots; resolved by _SnapUnpickler
+    raise RuntimeError("a snapshot is read by Game._load_snapshot only")
+
+
+class _SnapPickler(pickle.Pickler):
+    """Writes a snapshot: the game and its title are named, never copied."""
+
+    def __init__(self, buf: io.BytesIO, shared: dict[int, str]) -> None:
+        super().__init__(buf, protocol=pickle.HIGHEST_PROTOCOL)
+        self._shared = shared
+
+    def reducer_override(self, obj: Any) -> Any:
+        key = self._shared.get(id(obj))
+        if key is None:
+            return NotImplemented
+        return (_shared_ref, (key,))
+
+
+class _SnapUnpickler(pickle.Unpickler):
+    def __init__(self, buf: io.BytesIO, objects: dict[str, Any]) -> None:
+        super().__init__(buf)
+        self._objects = objects
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == "_shared_ref":
+            return self._objects.__getitem__
+        return super().find_class(module, name)
 
 
 class Game:
     """One game. `apply` validates and applies an action or raises EngineError unchanged.
 
-    A refused move or an undo does not replay the whole log: the state is restored from the
-    latest snapshot taken before the moves still in effect, and only the moves after it are
-    replayed (snapshots are a cache; the log stays the only source of the state)."""
+    A refused live move is checked on the live state and rolled back to a snapshot taken just
+    before it; an undo restores the latest snapshot at or before the moves still in effect and
+    replays only the moves after it; a redo applies the moves it puts back to the current state.
+    Snapshots are a cache; the log stays the only source of the state."""
 
     def __init__(
         self,
@@ -100,6 +197,8 @@ class Game:
                 f"{title} has no option {', '.join(unknown)}; its options are: "
                 f"{', '.join(sorted(known)) or 'none'}.", rule="game.option")
         self.title = get_title(title)(self.options)
+        # the title's own game state as the title starts (a rebuild from the start restores it)
+        self._title_fresh = copy.deepcopy(self._title_state(), self._memo())
         self.strict_revenue = strict_revenue
         self.log: list[Any] = []
         self._legal_memo: tuple[tuple[Any, ...], Any] | None = None
@@ -113,10 +212,13 @@ class Game:
         # as logged. In every other game each move is checked against what the rules compute.
         self.imported = False
         self._trusting = False
-        # the actions in effect that made the current state, in order, and snapshots of the
-        # state after the first k of them: (k, snapshot)
+        # the log's undo/redo resolution (its moves in effect), kept as the log grows
+        self._undos = Undos()
+        self._pending: list[tuple[Any, ...]] = []  # what the action being applied added to it
+        # the moves in effect that made the current state, in order, and snapshots of the
+        # state after the first k of them: {k: snapshot}
         self._applied: list[Any] = []
-        self._checkpoints: list[tuple[int, Any]] = []
+        self._checkpoints: dict[int, Any] = {}
         self._reset()
         for a in actions:
             self.apply(a)
@@ -124,6 +226,8 @@ class Game:
     # ------------------------------------------------------------------ state
     def _reset(self) -> None:
         self._applied = []
+        self._processed += 1
+        self._set_title_state(copy.deepcopy(self._title_fresh, self._memo()))
         self.state: State = self.title.setup(self)
         self.last_hexes: tuple[str, ...] = ()
         self.turn = 0  # stock round number (set number)
@@ -182,7 +286,7 @@ class Game:
         if act.type in ("undo", "redo"):
             return self._guarded(act, lambda: self._undo_redo(act))
         if act.type == "message":
-            self.log.append(act)
+            self._log_append(act)
             return act
         if self.state.finished:
             raise EngineError("The game is over: no more moves.", rule="game.over")
@@ -193,6 +297,11 @@ class Game:
             claimed, act = list(act.auto_actions), act.model_copy(update={"auto_actions": []})
 
         def run() -> Any:
+            n = len(self._applied)
+            if not logged and n not in self._checkpoints:
+                # a live move is checked on the live state: keep the state before it, to go
+                # back to if it is refused
+                self._checkpoints[n] = self._snapshot()
             self._trusting = logged
             try:
                 self._process(act)
@@ -211,28 +320,41 @@ class Game:
                 stored = act.model_copy(update={"auto_actions": autos})
             elif autos:  # stored with the action, as the site records its automatic actions
                 stored = act.model_copy(update={"auto_actions": [*act.auto_actions, *autos]})
-            self.log.append(stored)
+            self._log_append(stored)
             self._applied.append(stored)
-            if len(self._applied) % CHECKPOINT_EVERY == 0:
-                self._checkpoint()
+            if len(self._applied) % CHECKPOINT_EVERY == 0 and len(self._applied) not in self._checkpoints:
+                self._checkpoints[len(self._applied)] = self._snapshot()
             return stored
 
         return self._guarded(act, run)
 
+    def _log_append(self, act: Any) -> None:
+        self.log.append(act)
+        self._pending.append(self._undos.push(act))
+
     def _guarded(self, act: Any, run: Callable[[], Any]) -> Any:
         size = len(self.log)
+        self._pending = []
         try:
-            return run()
+            out = run()
         except EngineError as err:
             err.action_id = act.id
-            del self.log[size:]
-            self._rebuild()  # leave the state exactly as before the rejected move
+            self._roll_back(size)  # leave the state exactly as before the rejected move
             raise
         except Exception as err:
-            del self.log[size:]
-            self._rebuild()
+            self._roll_back(size)
             raise EngineFault(f"internal error applying action {act.id} ({act.type}): {err!r}",
                               action_id=act.id) from err
+        self._pending = []
+        self._prune()
+        return out
+
+    def _roll_back(self, size: int) -> None:
+        for token in reversed(self._pending):
+            self._undos.pop(token)
+        self._pending = []
+        del self.log[size:]
+        self._sync(self._undos.live)
 
     def _check_live(self, act: Any, agreed: bool) -> None:
         """What a live move may not be: only what the legal answer offers is a move."""
@@ -253,39 +375,105 @@ class Game:
     # ------------------------------------------------------------------ snapshots
     def _memo(self) -> dict[int, Any]:
         """What a snapshot shares instead of copying: the game itself and the title's facts."""
-        memo: dict[int, Any] = {id(self): self}
+        memo: dict[int, Any] = {id(self): self, id(self.title): self.title}
         for name in _STATIC:
             value = getattr(self.title, name, None)
             if value is not None:
                 memo[id(value)] = value
         return memo
 
-    def _checkpoint(self) -> None:
-        snap = copy.deepcopy((self.state, self.round, self.title, self.turn, self.or_number,
-                              self.last_hexes), self._memo())
-        self._checkpoints.append((len(self._applied), (snap, list(self._warnings),
-                                                       list(self._audits))))
-        del self._checkpoints[:-CHECKPOINTS_KEPT]
+    def _title_state(self) -> dict[str, Any]:
+        """The title object's own game state (its attributes other than the title's facts)."""
+        return {k: v for k, v in vars(self.title).items() if k not in _STATIC}
 
-    def _restore(self, effective: list[Any]) -> int:
-        """Go back to the latest snapshot whose moves are all still in effect; returns how many
-        of `effective` it covers (0: none fits, the game is set up anew)."""
-        same = 0
-        for a, b in zip(self._applied, effective, strict=False):
-            if a is not b:
-                break
-            same += 1
-        self._checkpoints = [c for c in self._checkpoints if c[0] <= same]
-        if not self._checkpoints:
+    def _set_title_state(self, values: dict[str, Any]) -> None:
+        for k in [k for k in vars(self.title) if k not in _STATIC]:
+            delattr(self.title, k)
+        vars(self.title).update(values)
+
+    def _snapshot(self) -> Any:
+        """The state as it is now, kept as a pickle (the game and the title's facts named, not
+        copied); a deep copy if something in the state cannot be pickled."""
+        payload = (self.state, self.round, self._title_state(), self.turn, self.or_number,
+                   self.last_hexes)
+        shared = {id(v): k for k, v in self._shared().items()}
+        try:
+            buf = io.BytesIO()
+            _SnapPickler(buf, shared).dump(payload)
+            kept: tuple[str, Any] = ("pickle", buf.getvalue())
+        except (pickle.PicklingError, TypeError, AttributeError):
+            kept = ("copy", copy.deepcopy(payload, self._memo()))
+        return kept, list(self._warnings), list(self._audits)
+
+    def _shared(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self, "title": self.title}
+        for name in _STATIC:
+            value = getattr(self.title, name, None)
+            if value is not None:
+                out[name] = value
+        return out
+
+    def _load_snapshot(self, snap: Any) -> None:
+        (kind, kept), warnings, audits = snap
+        if kind == "pickle":
+            payload = _SnapUnpickler(io.BytesIO(kept), self._shared()).load()
+        else:
+            payload = copy.deepcopy(kept, self._memo())
+        self.state, self.round, title_state, self.turn, self.or_number, self.last_hexes = payload
+        self._set_title_state(title_state)
+        self._warnings, self._audits = list(warnings), list(audits)
+        self._processed += 1
+
+    def _marks(self, n: int, start: int) -> set[int]:
+        """Where a replay of moves start..n keeps snapshots: before its last move (an undo of
+        it restores without a replay) and at the last multiple of CHECKPOINT_EVERY before that."""
+        marks = {n - 1, (n - 2) // CHECKPOINT_EVERY * CHECKPOINT_EVERY}
+        return {k for k in marks if start < k < n and k not in self._checkpoints}
+
+    def _prune(self) -> None:
+        """Keep the snapshots of the latest moves and the latest few every CHECKPOINT_EVERY."""
+        n = len(self._applied)
+        regular = sorted(k for k in self._checkpoints if k % CHECKPOINT_EVERY == 0)
+        keep = set(regular[-CHECKPOINTS_KEPT:])
+        for k in list(self._checkpoints):
+            if k > n or (k < n - RECENT_KEPT and k not in keep):
+                del self._checkpoints[k]
+
+    def _sync(self, target: Sequence[Any], common: int | None = None) -> None:
+        """Make the state that of the moves `target` (in effect, in order) from the latest
+        snapshot that still holds: one taken after moves that `target` starts with (`common`:
+        how many of the moves applied now it starts with; counted when not given)."""
+        if common is None:
+            common = 0
+            for a, b in zip(self._applied, target, strict=False):
+                if a is not b:
+                    break
+                common += 1
+        for k in [k for k in self._checkpoints if k > common]:
+            del self._checkpoints[k]
+        if self._checkpoints:
+            k = max(self._checkpoints)
+            self._load_snapshot(self._checkpoints[k])
+            del self._applied[k:]
+        else:
             self._warnings, self._audits = [], []
             self._reset()
-            return 0
-        k, (snap, warnings, audits) = self._checkpoints[-1]
-        (self.state, self.round, self.title, self.turn, self.or_number,
-         self.last_hexes) = copy.deepcopy(snap, self._memo())
-        self._warnings, self._audits = list(warnings), list(audits)
-        self._applied = list(effective[:k])
-        return k
+            k = 0
+        self._replay(target, k)
+
+    def _replay(self, target: Sequence[Any], start: int) -> None:
+        """Apply the moves target[start:] as a recorded log (accepted once: not re-judged)."""
+        marks = self._marks(len(target), start)
+        self._trusting = True
+        try:
+            for k in range(start, len(target)):
+                if k in marks:
+                    self._checkpoints[k] = self._snapshot()
+                act = target[k]
+                self._process(act)
+                self._applied.append(act)
+        finally:
+            self._trusting = False
 
     def _process(self, act: Any) -> None:
         self._processed += 1  # any change of state goes through here (see `legal`)
@@ -314,18 +502,21 @@ class Game:
         """
         log = [parse_action(a) for a in actions]
         self.log = []
+        self._undos = Undos()
         self._warnings, self._audits = [], []
-        self._checkpoints = []
+        self._checkpoints = {}
         self._reset()
+        undos = Undos.of(log)
+        effective = undos.live
+        marks = self._marks(len(effective), 0)
         applied = 0
-        effective = effective_actions(log)
         self._trusting = True
         try:
             for act in effective:
-                if act.type == "message":
-                    continue
                 if before is not None:
                     before(self, act)
+                if applied in marks:
+                    self._checkpoints[applied] = self._snapshot()
                 try:
                     self._process(act)
                 except Exception as err:
@@ -339,12 +530,13 @@ class Game:
                         raise
                     raise EngineFault(f"internal error replaying action {act.id} ({act.type}): "
                                       f"{err!r}", action_id=act.id) from err
+                self._applied.append(act)
                 applied += 1
         finally:
             self._trusting = False
         self.log = log
+        self._undos = undos
         self.applied_count = applied
-        self._applied = [a for a in effective if a.type != "message"]
 
     @property
     def warnings(self) -> list[str]:
@@ -359,42 +551,37 @@ class Game:
         self._audits.append(check)
 
     def _rebuild(self) -> None:
-        """Make the state that of the actions in effect in the log (after a refusal, an undo or
-        a redo), from the latest snapshot that still holds. The log's actions were accepted
-        once: they are replayed as a recorded log."""
-        effective = [a for a in effective_actions(self.log) if a.type != "message"]
-        start = self._restore(effective)
-        self._trusting = True
-        try:
-            for act in effective[start:]:
-                self._process(act)
-                self._applied.append(act)
-        finally:
-            self._trusting = False
-        if len(effective) - start > CHECKPOINT_EVERY:
-            self._checkpoint()  # a long replay (the first refusal after a load): not twice
+        """Make the state that of the actions in effect in the log (after the log was cut),
+        from the latest snapshot that still holds. The log's actions were accepted once: they
+        are replayed as a recorded log."""
+        self._undos = Undos.of(self.log)
+        self._sync(self._undos.live)
 
     def _undo_redo(self, act: Any) -> Any:
         if act.type == "undo":
-            live = [a for a in effective_actions(self.log) if a.type != "message"]
-            if not live:
+            if not self._undos.live:
                 raise EngineError("There is nothing to undo.", rule="undo.nothing")
-            if act.action_id is not None and act.action_id != 0 and not any(
-                a.id == act.action_id for a in live
+            if act.action_id is not None and act.action_id != 0 and not self._undos.in_effect(
+                act.action_id
             ):
                 raise EngineError(f"Cannot undo to action {act.action_id}: it is not in effect.",
                                   rule="undo.unknown")
         else:
             if not self.can_redo():
                 raise EngineError("There is nothing to redo.", rule="redo.nothing")
-        self.log.append(act)
-        self._rebuild()
+        n = len(self._applied)
+        self._log_append(act)
+        live = self._undos.live
+        if act.type == "undo":
+            self._sync(live, common=len(live))  # the moves left in effect: a prefix of those applied
+        else:  # the moves put back follow those applied
+            self._replay(live, n)
         return act
 
     def can_redo(self) -> bool:
         """An undo is open: no move has been made since, and it has not been redone (several
         undos in a row are redone one by one, latest first)."""
-        return _resolve(self.log)[1] > 0
+        return bool(self._undos.undone)
 
     # ------------------------------------------------------------------ queries
     def current_entity(self) -> tuple[str, str]:

@@ -28,10 +28,21 @@ class TokenRules(OperatingHost):
             {k: tuple(v) for k, v in st.city_tokens.items()},
         )
 
+    def reach_board(self, game: Game, corp: Corporation) -> Board:
+        """The board as the corporation's network sees it (a title may leave tokens out)."""
+        return self.board(game)
+
     def reach(self, game: Game, corp: Corporation) -> Any:
         from engine.routes.graph import reachable
 
-        return reachable(self.board(game), corp.id, self.pass_through_offboards)
+        return reachable(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
+
+    def reaches_city(self, game: Game, corp: Corporation, hex_name: str, city: int) -> bool:
+        """(hex_name, "city", city) in self.reach(game, corp).cities, walking only as far as needed."""
+        from engine.routes.graph import reaches_city
+
+        return reaches_city(self.reach_board(game, corp), corp.id, self.pass_through_offboards,
+                            hex_name, city)
 
     # ------------------------------------------------------------ tokens
     def city_slots(self, game: Game, hex_name: str, city: int) -> int:
@@ -83,8 +94,12 @@ class TokenRules(OperatingHost):
         if len(free) - self.reserved_for_others(game, corp, hex_name, city) <= 0:
             return f"The city on {hex_name} has no free station (open slots are kept for home tokens)."
         if reach is not None and (hex_name, "city", city) not in reach.cities:
-            return f"{corp.id} has no route to the city on {hex_name}."
+            return self.no_route_to_city(corp, hex_name)
         return None
+
+    @staticmethod
+    def no_route_to_city(corp: Corporation, hex_name: str) -> str:
+        return f"{corp.id} has no route to the city on {hex_name}."
 
     def _city_count(self, game: Game, hex_name: str) -> int:
         geo, _, _ = tiles.current_geometry(self.data, game.state, hex_name)
@@ -150,7 +165,9 @@ class TokenRules(OperatingHost):
         if cost > corp.cash:
             raise EngineError(f"{corp.id} cannot afford the ${cost} token (treasury ${corp.cash}).",
                               rule="token.cash")
-        err = self.token_city_error(game, corp, hex_name, city, action.slot, self.reach(game, corp))
+        err = self.token_city_error(game, corp, hex_name, city, action.slot, None)
+        if err is None and not self.reaches_city(game, corp, hex_name, city):
+            err = self.no_route_to_city(corp, hex_name)
         if err:
             raise EngineError(err, rule="token.city")
         slots = self.tokens_in(game, hex_name, city)

@@ -119,13 +119,13 @@ class TrackRules(OperatingHost):
 
     def connection_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any, rotation: int) -> str | None:
         """Semi-restrictive laying: the tile must add track the corporation can reach."""
-        reach = self.reach(game, corp)
+        from engine.routes.graph import reaches_hex
+
         if self.home_lay_allowed(game, corp, hex_name):
             return None
-        exits = tile.geometry.exits(rotation)
-        if any((hex_name, e) in reach.edges for e in exits):
-            return None
-        if hex_name in reach.connected_hexes:
+        # one of the tile's exits on an edge the network reaches, or the hex already connected
+        if reaches_hex(self.reach_board(game, corp), corp.id, self.pass_through_offboards, hex_name,
+                       tile.geometry.exits(rotation)):
             return None
         return f"{corp.id} cannot reach {hex_name}: the tile must extend track from its network."
 

@@ -80,8 +80,10 @@ class TrainRules(OperatingHost):
         return low is not None and corp.cash >= low
 
     def has_route(self, game: Game, corp: Corporation) -> bool:
-        reach = self.reach(game, corp)
-        return len(reach.nodes) >= 2
+        """The network touches two nodes or more (len(reach.nodes) >= 2)."""
+        from engine.routes.graph import reaches_two_nodes
+
+        return reaches_two_nodes(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
 
     def must_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
         return (not self.active_trains(game, corp) and bool(self.depot_trains(game))

@@ -103,6 +103,17 @@ class TrackGraph:
     # path id -> extra resource bits it uses (an off-centre town's shared stub)
     path_bits: dict[int, int] = field(default_factory=dict)
     nbits: int = 0
+    _path_nodes: list[tuple[int, ...]] | None = None
+
+    @property
+    def path_nodes(self) -> list[tuple[int, ...]]:
+        """Per path, the nodes at its ends (as the reach walk reaches them)."""
+        if self._path_nodes is None:
+            self._path_nodes = [
+                tuple(nid for ep in (p.a, p.b) if ep[0] != "edge"
+                      for nid in [self.node_ids.get((p.hex, ep[0], ep[1]))] if nid is not None)
+                for p in self.paths]
+        return self._path_nodes
 
     @property
     def links_from(self) -> list[list[Link]]:
@@ -537,6 +548,8 @@ def reaches_any(board: Board, corp: str, pass_through: frozenset[str], targets: 
     """Whether the corporation's reach walk (see `reachable`) reaches any of these paths; it
     stops at the first one found."""
     wanted = frozenset(targets)
+    if not wanted:
+        return False
     key = (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp, pass_through, wanted)
     hit = _REACHES_CACHE.get(key)
     if hit is None:
@@ -559,12 +572,7 @@ def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset(
     again. Other corporations' tokens filling a city stop the walk there (the city itself is
     reached); so do off-boards (unless their hex is in `pass_through`) and terminal paths.
     """
-    key = (
-        board_key(board),
-        frozenset((k, tuple(v)) for k, v in board.tokens.items()),
-        corp,
-        pass_through,
-    )
+    key = _reach_key(board, corp, pass_through)
     hit = _REACH_CACHE.get(key)
     if hit is not None:
         return hit
@@ -584,3 +592,65 @@ def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset(
         _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
     _REACH_CACHE[key] = reach
     return reach
+
+
+def _reach_key(board: Board, corp: str, pass_through: frozenset[str]) -> tuple[object, ...]:
+    return (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp,
+            pass_through)
+
+
+def known_reach(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach | None:
+    """The corporation's whole reach if it has been walked already (else None)."""
+    return _REACH_CACHE.get(_reach_key(board, corp, pass_through))
+
+
+# The questions below have the answer `reachable` would give, but walk only until it is known
+# (the walk's sets only grow, so once a path that settles the question is reached, it is).
+
+
+def reaches_two_nodes(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> bool:
+    """len(reachable(...).nodes) >= 2: the network touches two nodes (a route could run)."""
+    full = known_reach(board, corp, pass_through)
+    if full is not None:
+        return len(full.nodes) >= 2
+    g = track_graph(board)
+    tokens = token_nodes(board, g, corp)
+    if len(tokens) != 1:
+        return len(tokens) >= 2  # the token cities count as reached; none: nothing is
+    home = tokens[0]
+    return reaches_any(board, corp, pass_through,
+                       [pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes)])
+
+
+def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,
+                edges: Iterable[int]) -> bool:
+    """Whether reachable(...) has one of `hex_name`'s `edges` among its edges or the hex among
+    its connected hexes (a tile laid there with those exits would extend the network)."""
+    full = known_reach(board, corp, pass_through)
+    want = {(hex_name, e) for e in edges}
+    if full is not None:
+        return bool(want & full.edges) or hex_name in full.connected_hexes
+    g = track_graph(board)
+    if any(g.nodes[n].hex == hex_name for n in token_nodes(board, g, corp)):
+        return True
+    # a reached path adds its own hex's edges and the facing edges of its neighbours
+    near = [h for h, hx in g.data.hexes.items() if h == hex_name or hex_name in hx.neighbors.values()]
+    targets = [pid for h in near for pids in g.ends.get(h, {}).values() for pid in pids
+               if h == hex_name or not want.isdisjoint(_path_step(g, pid).edges)]
+    return reaches_any(board, corp, pass_through, targets)
+
+
+def reaches_city(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,
+                 city: int) -> bool:
+    """Whether the city is among reachable(...).cities."""
+    ref: NodeRef = (hex_name, "city", city)
+    full = known_reach(board, corp, pass_through)
+    if full is not None:
+        return ref in full.cities
+    g = track_graph(board)
+    nid = g.node_ids.get(ref)
+    if nid is None:
+        return False
+    if nid in token_nodes(board, g, corp):
+        return True
+    return reaches_any(board, corp, pass_through, g.ends[hex_name].get(("city", city, None), ()))

@@ -57,3 +57,46 @@ def test_refusal_after_many_moves_leaves_the_state_of_the_log() -> None:
         g.apply({"type": "redo", "entity": g.acting_players()[0], "entity_type": "player"})
     _same(g, _fresh(g))
     assert end_state(g) == snap
+
+
+def _counting(g: Game) -> list[int]:
+    """Counts the moves the game processes from now on (replays included)."""
+    seen = [0]
+    real = g._process
+
+    def process(act: object) -> None:
+        seen[0] += 1
+        real(act)
+
+    g._process = process  # type: ignore[method-assign]
+    return seen
+
+
+def test_a_refusal_and_undos_replay_no_more_than_a_few_moves() -> None:
+    full = random_game("18MS", seed=8, players=3, max_actions=300, undo=False)
+    g = _fresh(full)  # a stored game loaded at once, as the bot loads it
+    seen = _counting(g)
+    eid, etype = g.current_entity()
+    with pytest.raises(EngineError):
+        g.apply({"type": "bid", "company": "AGS", "price": 5, "entity": eid, "entity_type": etype})
+    assert seen[0] <= 1  # only the refused move itself: the state before it is restored
+    for _ in range(6):  # undo one move at a time: from the nearest snapshot each time
+        seen[0] = 0
+        g.apply({"type": "undo", "entity": g.players[0][0], "entity_type": "player"})
+        assert seen[0] <= 16
+    for _ in range(6):  # a redo applies only the move it puts back
+        seen[0] = 0
+        g.apply({"type": "redo", "entity": g.players[0][0], "entity_type": "player"})
+        assert seen[0] == 1
+    _same(g, _fresh(g))
+
+
+def test_a_state_that_cannot_be_pickled_is_still_restored_exactly() -> None:
+    g = random_game("18MS", seed=8, players=3, max_actions=60, undo=False)
+    g.state.extra["not_picklable"] = lambda: None  # a deep copy keeps it, a pickle cannot
+    before = end_state(g)
+    eid, etype = g.current_entity()
+    with pytest.raises(EngineError):
+        g.apply({"type": "buy_train", "train": "6-0", "price": 1, "entity": eid,
+                 "entity_type": etype})
+    assert end_state(g) == before and "not_picklable" in g.state.extra

@@ -86,10 +86,10 @@ class DestinationRules(Title):
             toks[(h, c)] = tuple(s for s in v if s is None or s != drop or s == me) if drop else v
         return Board(board.data, board.tiles, toks)
 
-    def reach(self, game: Game, corp: Corporation) -> Any:
+    def reach_board(self, game: Game, corp: Corporation) -> Board:
         self._board_for = corp.id
         try:
-            return super().reach(game, corp)
+            return super().reach_board(game, corp)
         finally:
             self._board_for = None
 
