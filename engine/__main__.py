@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     rn.add_argument("--players", type=int, required=True)
     rn.add_argument("--option", action="append", default=[])
     rn.add_argument("--max-actions", type=int, default=20000)
+    rn.add_argument("--style", choices=("default", "steady"), default="default",
+                    help="move weights: steady buys fewer trains, so more games end with the bank")
     rn.add_argument("--out", required=True)
     args = ap.parse_args(argv)
 
@@ -45,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             game = random_game(args.title, seed=args.seed, players=args.players,
-                               options=args.option, max_actions=args.max_actions)
+                               options=args.option, max_actions=args.max_actions,
+                               style=args.style)
         except EngineError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2

@@ -25,8 +25,15 @@ REDO_CHANCE = 0.4  # after an undo, put it back
 STOCK_SELL = 0.05  # a player's sale in a stock round: rare (prices would churn for ever)
 
 
-def weight(game: Game, a: dict[str, Any], lg: Legal) -> float:
-    """How much random play likes a candidate (0: only when nothing else is accepted)."""
+STYLES = ("default", "steady")
+
+
+def weight(game: Game, a: dict[str, Any], lg: Legal, style: str = "default") -> float:
+    """How much random play likes a candidate (0: only when nothing else is accepted).
+
+    The "steady" style seldom buys a bank train for a corporation that has one already, so
+    more games run long enough for the bank to break (the default style's eager buying ends
+    most games in a bankruptcy)."""
     kind, rnd, st = a["type"], game.round, game.state
     if kind == "bankrupt":
         return 0.0
@@ -37,6 +44,8 @@ def weight(game: Game, a: dict[str, Any], lg: Legal) -> float:
     if rnd.kind == "stock":
         if a.get("entity_type") != "player":
             return 0.3
+        if style == "steady" and kind in ("par", "buy_shares") and _keeps_reserve(game, a):
+            return 0.15
         if kind == "par":
             return 4.0
         if kind == "sell_shares":
@@ -61,6 +70,9 @@ def weight(game: Game, a: dict[str, Any], lg: Legal) -> float:
         owner = next((tr.owner for tr in st.trains if tr.id == a["train"]), None)
         if owner is not None:
             return 0.5
+        if style == "steady" and any(tr.owner == a.get("entity") and not tr.gone
+                                     for tr in st.trains):
+            return 0.1
         return 30.0
     if kind == "lay_tile":
         h = game.title.data.hexes.get(str(a.get("hex")))
@@ -70,11 +82,22 @@ def weight(game: Game, a: dict[str, Any], lg: Legal) -> float:
     return {"place_token": 3.0, "buy_company": 1.0}.get(kind, 2.0)
 
 
+def _keeps_reserve(game: Game, a: dict[str, Any]) -> bool:
+    """A steady player keeps the price of the depot's next train in hand."""
+    st = game.state
+    nxt = next((tr.price for tr in st.trains if tr.owner is None and not tr.gone), 0)
+    try:
+        cash = st.player(str(a["entity"])).cash
+    except KeyError:
+        return False
+    return cash < 2 * nxt
+
+
 def _ranked(rng: random.Random, game: Game, lg: Legal,
-            cands: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+            cands: Iterable[dict[str, Any]], style: str = "default") -> list[dict[str, Any]]:
     keyed = []
     for i, a in enumerate(cands):
-        w = weight(game, a, lg)
+        w = weight(game, a, lg, style)
         # positive weights first (weighted random order), then bankruptcy, then the rest
         key = -1.0 - rng.random() * w if w > 0 else (-0.5 if a["type"] == "bankrupt" else 0.0)
         keyed.append((key, i, a))
@@ -83,7 +106,7 @@ def _ranked(rng: random.Random, game: Game, lg: Legal,
 
 
 def random_game(title: str, *, seed: int, players: int, options: Iterable[str] = (),
-                max_actions: int = 20000, undo: bool = True) -> Game:
+                max_actions: int = 20000, undo: bool = True, style: str = "default") -> Game:
     """Play a new game by random legal moves until it ends or `max_actions` are logged."""
     rng = random.Random(seed)
     ids = [(str(1000 + i), f"Player {i}") for i in range(1, players + 1)]
@@ -107,7 +130,7 @@ def random_game(title: str, *, seed: int, players: int, options: Iterable[str] =
         if not cands:
             raise EngineError(f"{title} seed {seed}: no legal move for {lg.entity} in "
                               f"{game.round.name()}", rule="random.stuck")
-        for act in _ranked(rng, game, lg, cands):
+        for act in _ranked(rng, game, lg, cands, style):
             try:
                 game.apply(act)
                 break

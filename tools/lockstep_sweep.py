@@ -1,7 +1,7 @@
 """Play random games with our engine and compare each with the site, action by action.
 
     python tools/lockstep_sweep.py TITLE [TITLE...] --seeds 1-100 [--players 3,4,5] [--option O]...
-        [--options-cycle] [--jobs 2] [--out DIR] [--strict] [--json]
+        [--options-cycle] [--jobs 2] [--out DIR] [--strict] [--json] [--style steady]
 
 For each title and seed: `python -m engine random TITLE --seed S --players K` (the player count
 and option set are a function of the seed alone, see `game_for_seed`), then `../shared/referee/lockstep.py`
@@ -60,10 +60,11 @@ def known_options(title: str) -> set[str]:
 
 
 def one(title: str, seed: int, players: int, options: list[str], out: Path, strict: bool,
-        max_actions: int) -> dict[str, Any]:
-    path = out / f"{title}-s{seed}-p{players}{''.join('-' + o for o in options)}.json"
+        max_actions: int, style: str = "default") -> dict[str, Any]:
+    tag = "" if style == "default" else f"-{style}"
+    path = out / f"{title}-s{seed}-p{players}{''.join('-' + o for o in options)}{tag}.json"
     cmd = [sys.executable, "-m", "engine", "random", title, "--seed", str(seed), "--players",
-           str(players), "--max-actions", str(max_actions), "--out", str(path)]
+           str(players), "--max-actions", str(max_actions), "--style", style, "--out", str(path)]
     for o in options:
         cmd += ["--option", o]
     gen = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
@@ -97,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--strict", action="store_true")
     ap.add_argument("--max-actions", type=int, default=20000)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--style", choices=("default", "steady"), default="default",
+                    help="random play's move weights (engine random --style)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -111,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             jobs.append((title, seed, players, options))
     results: list[dict[str, Any]] = []
     with ThreadPoolExecutor(args.jobs) as pool:
-        futs = [pool.submit(one, t, s, p, o, out, args.strict, args.max_actions) for t, s, p, o in jobs]
+        futs = [pool.submit(one, t, s, p, o, out, args.strict, args.max_actions,
+                            args.style) for t, s, p, o in jobs]
         for f in futs:
             r = f.result()
             results.append(r)
