@@ -72,8 +72,8 @@ class ServiceTurns(ServiceCore):
     async def _turn_changed(self, record: GameRecord, turn: Turn, stamp: int, round_name: str,
                             reply: Reply | None) -> None:
         """After a move (or the start, an import): charge the clocks, store who acts now and
-        their reminders, ping only players newly up, add the clocks line when the turn passed,
-        and tell the game's followers. Caller holds the game's lock."""
+        their reminders, ping only players newly up, add the clocks line when the turn passed
+        or the round changed, and tell the game's followers. Caller holds the game's lock."""
         now = self.clock.now()
         state = await self.long.turn_state(record.id)
         timing = await self.long.timing(record.id)
@@ -88,7 +88,9 @@ class ServiceTurns(ServiceCore):
         before = set(self._users(record, state.acting)) if state is not None else set()
         if reply is not None:
             reply.mention = tuple(u for u in reply.mention if u not in before)
-            if passed and not turn.finished:
+            # the clocks go with the phone card: when the turn passes or the round changes
+            card = passed or state is None or state.round != round_name
+            if card and not turn.finished:
                 line = await self._clocks_line(record, new, timing, now)
                 if line:
                     reply.text += "\n" + line
