@@ -88,7 +88,10 @@ class ServiceSeats(ServiceTurns, ServicePlay):
     async def _seated_text(self, record: GameRecord, engine_id: str, new_user: int,
                            new_name: str, old_name: str) -> Reply:
         state = await self.long.turn_state(record.id)
-        text = f"**{new_name}** takes {old_name}'s seat in game #{record.id}."
+        vacated = "(vacant, was "
+        seat = (f"the seat {old_name[len(vacated):-1]} left" if old_name.startswith(vacated)
+                else f"{old_name}'s seat")
+        text = f"**{new_name}** takes {seat} in game #{record.id}."
         mention: tuple[int, ...] = ()
         if state is not None and engine_id in state.acting:
             text += f"\n<@{new_user}> to act."
