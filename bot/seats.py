@@ -20,7 +20,7 @@ from bot.clock import DAY, HOUR, span
 from bot.core import Who
 from bot.play import ServicePlay
 from bot.replies import BotError, Button, Reply
-from bot.store import GameRecord, PlayerRecord
+from bot.store import ActionRecord, GameRecord, PlayerRecord
 from bot.store.longgames import SeatVote, TurnState
 from bot.turns import ServiceTurns, stamp_text
 
@@ -97,6 +97,18 @@ class ServiceSeats(ServiceTurns, ServicePlay):
             text += f"\n<@{new_user}> to act."
             mention = (new_user,)
         return Reply(text, mention=mention)
+
+    @staticmethod
+    def _author(record: GameRecord, rec: ActionRecord) -> int | None:
+        """Who answers for a stored move (undo consent, redo): its author while they hold a
+        seat, else whoever holds the seat of the move's player now (a substitute answers for
+        the seat's earlier moves); a corporation's move: its controller then (None here)."""
+        if rec.user_id is not None and record.player_by_user(rec.user_id) is not None:
+            return rec.user_id
+        if rec.action.get("entity_type") == "player":
+            p = record.player_by_engine_id(str(rec.action.get("entity")))
+            return p.user_id if p is not None else rec.user_id
+        return rec.user_id
 
     # -- commands ---------------------------------------------------------------------------
 

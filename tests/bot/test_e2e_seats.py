@@ -54,6 +54,19 @@ async def test_creator_substitutes_and_the_game_replays(env: Env) -> None:
     assert sent.ephemeral and "already holds a seat" in sent.content
 
 
+async def test_the_substitute_answers_for_the_seats_earlier_moves(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT[:1])  # Cy bids
+    await env.cmd(env.alice, thread, "substitute", player="3", new=env.dee)
+    ask = await env.cmd(env.bob, thread, "undo")  # undoing Cy's bid: Dee holds the seat now
+    assert ask.content.startswith(f"<@{env.dee.id}>, **Bob** asks to undo your move")
+    assert [int(u) for u in ask.mentions["users"]] == [env.dee.id]
+    sent = await _click(env, env.cy, ask, "undo:yes:1")
+    assert sent.ephemeral
+    sent = await _click(env, env.dee, ask, "undo:yes:1")
+    assert "**Dee** agrees" in sent.content and await env.log_types() == ["bid", "undo"]
+
+
 async def test_substitute_by_vote_of_the_other_players(env: Env) -> None:
     thread = await env.new_game(env.alice, env.bob, env.cy)
     ask = await env.cmd(env.bob, thread, "substitute", player="1", new=env.dee)
