@@ -407,6 +407,17 @@ class Commands:
         except Exception:
             return fault_reply("undo answer")
 
+    async def answer_vote(self, ctx: Ctx, vote_id: int, yes: bool) -> Reply:
+        """A seat vote's answer (bot/seats.py)."""
+        try:
+            return await self.service.answer_vote(
+                ctx.who, vote_id, yes, interaction_id=ctx.interaction_id
+            )
+        except BotError as err:
+            return Reply(str(err), ephemeral=True)
+        except Exception:
+            return fault_reply("seat vote")
+
     @staticmethod
     def mention_id(text: str) -> int | None:
         m = _MENTION.fullmatch(text.strip())

@@ -13,7 +13,6 @@ from discord.ext import commands
 
 from bot.cogs._base import commands_of, ctx_of, run, run_and_reply
 from bot.commands import Ctx
-from bot.replies import BotError, Reply
 from bot.seats import PREFIX
 from bot.turns import Outgoing
 
@@ -135,16 +134,8 @@ class LongGames(commands.Cog):
             return
         _, answer, vote = custom_id.split(":", 2)
         ctx = ctx_of(interaction)
-        service = commands_of(interaction).service
-
-        async def work() -> Reply:
-            try:
-                return await service.answer_vote(ctx.who, int(vote), answer == "yes",
-                                                 interaction_id=ctx.interaction_id)
-            except BotError as err:
-                return Reply(str(err), ephemeral=True)
-
-        await run_and_reply(interaction, work)
+        cmds = commands_of(interaction)
+        await run_and_reply(interaction, lambda: cmds.answer_vote(ctx, int(vote), answer == "yes"))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -254,6 +254,10 @@ class LongGameRepo:
                 "INSERT INTO seat_changes (game_id, engine_id, old_user, old_name, new_user,"
                 " reason, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game_id, engine_id, old_user, old_name, new_user, reason, at))
+            if new_user > 0:  # a creator handing over their seat hands over the game's care
+                await db.execute(
+                    "UPDATE games SET creator_id = ? WHERE id = ? AND creator_id = ?",
+                    (new_user, game_id, old_user))
             # votes about this seat's previous holder no longer apply
             await db.execute(
                 "UPDATE seat_votes SET status = 'stale' WHERE game_id = ? AND engine_id = ?"

@@ -67,6 +67,17 @@ async def test_the_substitute_answers_for_the_seats_earlier_moves(env: Env) -> N
     assert "**Dee** agrees" in sent.content and await env.log_types() == ["bid", "undo"]
 
 
+async def test_the_creators_substitute_takes_over_the_game(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await env.cmd(env.alice, thread, "resign", substitute=env.dee)
+    record = await env.service.store.game(1)
+    assert record is not None and record.creator_id == env.dee.id
+    sent = await env.cmd(env.dee, thread, "timing", reminder="24")
+    assert not sent.ephemeral and "first reminder after 24 h" in sent.content
+    sent = await env.cmd(env.alice, thread, "timing", reminder="6")
+    assert sent.ephemeral and "Only the game's creator" in sent.content
+
+
 async def test_substitute_by_vote_of_the_other_players(env: Env) -> None:
     thread = await env.new_game(env.alice, env.bob, env.cy)
     ask = await env.cmd(env.bob, thread, "substitute", player="1", new=env.dee)
@@ -98,6 +109,8 @@ async def test_resign_with_a_substitute_or_vote_to_end(env: Env) -> None:
     assert "**Bob** resigns.\n**Dee** takes Bob's seat" in sent.content
     assert [int(u) for u in sent.mentions["users"]] == [env.dee.id]
     await play(env, thread, [("D", "bid", {"company": "MC", "price": "60"})])
+    record = await env.service.store.game(1)
+    assert record is not None and record.creator_id == env.alice.id  # Bob was not the creator
     # Alice is up and resigns without a substitute: the seat is vacant, the others vote
     sent = await env.cmd(env.alice, thread, "resign")
     assert "their seat is vacant" in sent.content
