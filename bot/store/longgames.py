@@ -62,6 +62,10 @@ class LongGameRepo:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        # read on every move: kept in memory, written through (this repo is their only writer)
+        self._turns: dict[int, TurnState | None] = {}
+        self._timings: dict[int, Timing] = {}
+        self._followers: dict[int, list[int]] = {}
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self.store._db.execute(sql, params) as cur:
@@ -74,6 +78,12 @@ class LongGameRepo:
     # -- timing -----------------------------------------------------------------------------
 
     async def timing(self, game_id: int) -> Timing:
+        cached = self._timings.get(game_id)
+        if cached is None:
+            cached = self._timings[game_id] = await self._read_timing(game_id)
+        return cached
+
+    async def _read_timing(self, game_id: int) -> Timing:
         rows = await self._rows(
             "SELECT remind_hours, bank_hours, drop_days FROM game_timing WHERE game_id = ?",
             (game_id,))
@@ -89,10 +99,16 @@ class LongGameRepo:
             " remind_hours = excluded.remind_hours, bank_hours = excluded.bank_hours,"
             " drop_days = excluded.drop_days",
             (game_id, timing.remind_hours, timing.bank_hours, timing.drop_days))
+        self._timings[game_id] = timing
 
     # -- whose turn, clocks -----------------------------------------------------------------
 
     async def turn_state(self, game_id: int) -> TurnState | None:
+        if game_id not in self._turns:
+            self._turns[game_id] = await self._read_turn_state(game_id)
+        return self._turns[game_id]
+
+    async def _read_turn_state(self, game_id: int) -> TurnState | None:
         rows = await self._rows(
             "SELECT acting, round, since, last_move, accounted_at, stamp FROM turn_state"
             " WHERE game_id = ?", (game_id,))
@@ -116,13 +132,13 @@ class LongGameRepo:
         turn it is now, and replace the game's unsent reminders by `reminders` ((user id, due
         time), the first reminder of this wait)."""
         db = self.store._db
+        self._turns.pop(state.game_id, None)  # read again if the transaction fails
         async with self.store._transaction():
-            for engine_id, user_id, seconds in charges:
-                await db.execute(
-                    "INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
-                    " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
-                    " seconds = seconds + excluded.seconds",
-                    (state.game_id, engine_id, user_id, seconds))
+            await db.executemany(
+                "INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
+                " seconds = seconds + excluded.seconds",
+                [(state.game_id, e, u, sec) for e, u, sec in charges])
             await db.execute(
                 "INSERT INTO turn_state (game_id, acting, round, since, last_move, accounted_at,"
                 " stamp) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
@@ -133,10 +149,11 @@ class LongGameRepo:
                  state.last_move, state.accounted_at, state.stamp))
             await db.execute("DELETE FROM reminders WHERE game_id = ? AND sent_at IS NULL",
                              (state.game_id,))
-            for user_id, due in reminders:
-                await db.execute(
-                    "INSERT OR IGNORE INTO reminders (game_id, user_id, stamp, n, due_at)"
-                    " VALUES (?, ?, ?, 1, ?)", (state.game_id, user_id, state.stamp, due))
+            await db.executemany(
+                "INSERT OR IGNORE INTO reminders (game_id, user_id, stamp, n, due_at)"
+                " VALUES (?, ?, ?, 1, ?)",
+                [(state.game_id, user_id, state.stamp, due) for user_id, due in reminders])
+        self._turns[state.game_id] = state
 
     async def clocks(self, game_id: int) -> dict[tuple[str, int], float]:
         rows = await self._rows(
@@ -219,18 +236,23 @@ class LongGameRepo:
             (game_id, by_user, target_user, at))
 
     async def follow(self, game_id: int, user_id: int, at: float) -> bool:
+        self._followers.pop(game_id, None)
         return await self._write(
             "INSERT OR IGNORE INTO followers (game_id, user_id, since) VALUES (?, ?, ?)",
             (game_id, user_id, at)) > 0
 
     async def unfollow(self, game_id: int, user_id: int) -> bool:
+        self._followers.pop(game_id, None)
         return await self._write(
             "DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id)) > 0
 
     async def followers(self, game_id: int) -> list[int]:
-        rows = await self._rows(
-            "SELECT user_id FROM followers WHERE game_id = ? ORDER BY since, user_id", (game_id,))
-        return [int(r[0]) for r in rows]
+        if game_id not in self._followers:
+            rows = await self._rows(
+                "SELECT user_id FROM followers WHERE game_id = ? ORDER BY since, user_id",
+                (game_id,))
+            self._followers[game_id] = [int(r[0]) for r in rows]
+        return list(self._followers[game_id])
 
     # -- seats ------------------------------------------------------------------------------
 
