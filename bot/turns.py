@@ -216,6 +216,7 @@ class ServiceTurns(ServiceCore):
                            ready: Callable[[], Awaitable[Any]] | None) -> None:
         if ready is not None:
             await ready()
+        await self._backfill()
         while True:
             started, done = self._passes
             self._passes = (started + 1, done)
@@ -241,6 +242,18 @@ class ServiceTurns(ServiceCore):
             for task in (sleeper, waker):
                 task.cancel()
             self._wake.clear()
+
+    async def _backfill(self) -> None:
+        """Running games stored before turns were recorded (or whose record was lost): work out
+        whose turn it is, so that their reminders start (their clocks start now)."""
+        for gid in await self.store.active_game_ids():
+            try:
+                if await self.long.turn_state(gid) is None:
+                    record = await self.store.game(gid)
+                    if record is not None:
+                        await self._ensure_state(record)
+            except Exception:
+                log.exception("game %s: could not work out whose turn it is", gid)
 
     async def notices_idle(self, timeout: float = 10.0) -> None:
         """Wait for a whole pass of the reminder loop begun after this call (tests)."""

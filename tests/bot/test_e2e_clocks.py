@@ -98,6 +98,10 @@ async def test_followers_get_a_message_when_the_turn_passes(env: Env) -> None:
     assert len(dms()) == count  # Alice still acts for GMO: no message
     sent = await env.cmd(env.dee, thread, "unfollow")
     assert sent.ephemeral and "no longer follow" in sent.content
+    await env.cmd(env.bob, thread, "follow")  # a player may follow too
     await env.cmd(env.alice, thread, "end")
     await env.service.notices_idle()
     assert len(dms()) == count
+    bob = env.fake.dms[env.bob.id]
+    assert [m.content for m in env.fake.sent if m.channel_id == bob] == [
+        f"18MS game #1 (<#{thread}>) is over."]

@@ -130,3 +130,24 @@ async def test_pings_only_when_the_turn_passes(env: Env) -> None:
     # Alice still acts for GMO: the reply says so, but nobody is pinged again
     assert f"<@{env.alice.id}> to act for GMO" in sent.content
     assert sent.mentions["users"] == []
+
+
+async def test_a_game_stored_before_turns_were_recorded_gets_reminders(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT[:1])  # Bob is up
+    await env.stop_bot()
+    import sqlite3
+
+    con = sqlite3.connect(env.db)  # as if the game was played before migration 002
+    con.execute("DELETE FROM turn_state")
+    con.execute("DELETE FROM reminders")
+    con.commit()
+    con.close()
+    await env.start_bot()
+    await env.service.notices_idle()
+    state = await env.service.long.turn_state(1)
+    assert state is not None and state.acting == (str(env.bob.id),)
+    assert state.since == env.clock.now()  # the clock starts at the restart
+    await advance(env, 12 * HOUR)
+    (sent,) = reminders(env, thread)
+    assert sent.content.startswith(f"<@{env.bob.id}>, reminder")
