@@ -31,6 +31,7 @@ NUDGE_AFTER = 1 * HOUR  # a player may be nudged once they have been up this lon
 NUDGE_GAP = 4 * HOUR  # at most one nudge per waiting player and game in this time
 MAX_REMINDER_GAP = 4 * DAY  # the growing gap between reminders stops growing here
 IDLE_WAIT = 60.0  # the reminder loop looks again at least this often
+MIN_WAIT = 1.0  # and at most this often (unless woken by a notice or a test)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +237,8 @@ class ServiceTurns(ServiceCore):
             if self._wake.is_set():
                 self._wake.clear()
                 continue
-            sleeper = asyncio.ensure_future(self.clock.sleep(max(0.0, wait)))
+            # never a busy loop: a reminder that keeps failing is looked at again in a second
+            sleeper = asyncio.ensure_future(self.clock.sleep(max(MIN_WAIT, wait)))
             waker = asyncio.ensure_future(self._wake.wait())
             await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
             for task in (sleeper, waker):
