@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import moves
+from bot import longcmds, moves
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
 
@@ -210,7 +210,8 @@ OTHER: tuple[Spec, ...] = (
 MAX_OPTION_TEXT = 6000  # Discord caps an option at 6000 characters
 MAX_IMPORT_BYTES = 20_000_000  # a long real game exports to about 1 MB
 
-SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER}
+LONG_GAMES: tuple[Spec, ...] = longcmds.specs(Spec, _p)  # reminders, clocks, seats
+SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER + LONG_GAMES}
 MOVE_PARAMS: dict[str, dict[str, Param]] = {s.name: {p.name: p for p in s.params} for s in MOVES}
 
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -273,6 +274,8 @@ class Commands:
                 return reply
             case "games":
                 return await s.list_games(ctx.guild_id)
+        if name in longcmds.NAMES:
+            return await longcmds.run(s, name, ctx, args)
         game = await s.game_here(ctx.channel_id)
         match name:
             case "join":
@@ -403,6 +406,17 @@ class Commands:
             return Reply(str(err), ephemeral=True)
         except Exception:
             return fault_reply("undo answer")
+
+    async def answer_vote(self, ctx: Ctx, vote_id: int, yes: bool) -> Reply:
+        """A seat vote's answer (bot/seats.py)."""
+        try:
+            return await self.service.answer_vote(
+                ctx.who, vote_id, yes, interaction_id=ctx.interaction_id
+            )
+        except BotError as err:
+            return Reply(str(err), ephemeral=True)
+        except Exception:
+            return fault_reply("seat vote")
 
     @staticmethod
     def mention_id(text: str) -> int | None:

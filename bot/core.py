@@ -231,7 +231,7 @@ class ServiceCore:
         users = []
         for eid in turn.acting:
             p = record.player_by_engine_id(eid)
-            if p is not None and p.user_id not in users:
+            if p is not None and p.user_id > 0 and p.user_id not in users:  # not a vacant seat
                 users.append(p.user_id)
         if users:
             entity = turn.entity
@@ -242,6 +242,11 @@ class ServiceCore:
             )
             reply.text += "\n" + " ".join(f"<@{u}>" for u in users) + f" to act{for_what}."
             reply.mention = tuple(users)
+
+    async def _turn_changed(self, record: GameRecord, turn: Turn, stamp: int, round_name: str,
+                            reply: Reply | None) -> None:
+        """After a move, the start or an import (caller holds the game's lock): the long-game
+        bookkeeping (bot/turns.py overrides it)."""
 
     def _draw(self, reply: Reply, draw: Draw) -> None:
         """Give the reply its images to draw once it is sent (bot/images.py)."""

@@ -28,7 +28,8 @@ from bot.service import Service, Who
 from bot.store import Store
 
 HELP = """Commands: {names}
-Extra: as NAME | use GAME_ID | import FILE ID=NAME... | allow REQUEST | refuse REQUEST | help | quit
+Extra: as NAME | use GAME_ID | import FILE ID=NAME... | allow REQUEST | refuse REQUEST |
+agree VOTE | disagree VOTE | help | quit
 Prefix a line with "NAME:" to act as that player once."""
 
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -113,6 +114,10 @@ class LocalSession:
             except OSError as err:
                 return f"Cannot read {args[0]}: {err.strerror or err}."
             reply = await self.commands.import_file(ctx, raw, " ".join(args[1:]))
+        elif name in ("agree", "disagree"):  # a seat vote (substitute, drop, end)
+            if not args or not args[0].isdigit():
+                return f"Usage: {name} VOTE_ID"
+            reply = await self.commands.answer_vote(ctx, int(args[0]), name == "agree")
         elif name in ("allow", "refuse"):
             if not args or not args[0].isdigit():
                 return f"Usage: {name} REQUEST_ID"
@@ -206,10 +211,9 @@ class LocalSession:
                 path.write_bytes(a.data)
                 lines.append(f"  wrote {path}")
         for b in reply.buttons:
-            _, answer, request = b.custom_id.split(":", 2)
-            lines.append(
-                f"  [{b.label}] type: {'allow' if answer == 'yes' else 'refuse'} {request}"
-            )
+            kind, answer, request = b.custom_id.split(":", 2)
+            words = ("agree", "disagree") if kind == "seat" else ("allow", "refuse")
+            lines.append(f"  [{b.label}] type: {words[0] if answer == 'yes' else words[1]} {request}")
         return "\n".join(lines)
 
 

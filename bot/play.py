@@ -112,6 +112,8 @@ class ServicePlay(ServiceCore):
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
                 self._add_ping(reply, live.record, turn)
+            await self._turn_changed(live.record, turn, len(live.records),
+                                     str(getattr(after, "round", "")), reply)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"

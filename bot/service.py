@@ -23,6 +23,7 @@ from bot.core import Draw, Live, ServiceCore, Turn, Who, _clip
 from bot.play import MoveBuilder, ServicePlay
 from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
+from bot.seats import ServiceSeats
 from bot.store import GameRecord
 
 __all__ = [
@@ -38,7 +39,7 @@ IMAGE_KINDS = ("map", "market", "status", "card")
 
 
 
-class Service(ServicePlay):
+class Service(ServiceSeats):
     @classmethod
     def from_config(cls, store: Any, config: Any) -> Service:
         """The service as config.toml sets it up (bot/config.py)."""
@@ -167,6 +168,7 @@ class Service(ServicePlay):
                 + "."
             )
             self._add_ping(reply, record, turn)
+            await self._turn_changed(record, turn, 0, str(getattr(view, "round", "")), reply)
         self._draw(reply, Draw(view, ("status", "card"), game_id, 0))
         return reply
 
@@ -180,19 +182,6 @@ class Service(ServicePlay):
             await self.store.set_status(game_id, "abandoned")
             self.evict(game_id)
         return Reply(f"Game #{game_id} is abandoned.")
-
-    async def list_games(self, guild_id: int | None) -> Reply:
-        games = await self.store.games_in_guild(guild_id)
-        if not games:
-            return Reply(
-                "No games are open or running here. Create one with /create.", ephemeral=True
-            )
-        lines = []
-        for g in games:
-            where = f"<#{g.thread_id}>" if g.thread_id else f"<#{g.channel_id}>"
-            names = ", ".join(p.name for p in g.seated)
-            lines.append(f"#{g.id} {g.title} ({g.status}) in {where}: {names}")
-        return Reply(_clip("\n".join(lines)), ephemeral=True)
 
     async def export(self, game_id: int) -> Reply:
         async with self._locks[game_id]:
@@ -287,6 +276,9 @@ class Service(ServicePlay):
         reply = Reply(f"Imported {title} game #{game_id}{where} with {len(actions)} actions.")
         if not turn.finished:
             self._add_ping(reply, record, turn)
+        async with self._locks[game_id]:
+            await self._turn_changed(record, turn, len(actions), str(getattr(view, "round", "")),
+                                     reply)
         self._draw(reply, Draw(view, ("status",), game_id, len(actions)))
         return record, reply
 

@@ -18,6 +18,7 @@ import discord
 import pytest
 
 from bot.app import RailBot
+from bot.clock import FakeClock
 from bot.config import Config
 from bot.service import EnginePort, RealEngine, RealRenderer, Renderer, Service
 from bot.store import Store
@@ -40,6 +41,7 @@ class Env:
         self.engine = engine
         self.renderer = renderer
         self.errors: list[BaseException] = []
+        self.clock = FakeClock()  # the bot's time: tests move it with advance()
         self.bot: RailBot | None = None
         self.store: Store | None = None
         self._task: asyncio.Task[None] | None = None
@@ -58,7 +60,8 @@ class Env:
     async def start_bot(self) -> None:
         config = Config(database=self.db, guild_ready_timeout=0.05)
         self.store = await Store.open(self.db)
-        service = Service(self.store, engine=self.engine, renderer=self.renderer)
+        service = Service(self.store, engine=self.engine, renderer=self.renderer,
+                          clock=self.clock)
         bot = RailBot(config, service)
         original = bot.tree.on_error
 

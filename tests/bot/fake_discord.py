@@ -111,6 +111,7 @@ class FakeDiscord:
         self.commands: dict[str, dict[str, Any]] = {}
         self.channels: dict[int, dict[str, Any]] = {}
         self.attachments: dict[int, bytes] = {}
+        self.dms: dict[int, int] = {}  # user id -> DM channel id
         self.pending: dict[int, Pending] = {}
         self._tokens: dict[str, int] = {}
         self._ws: web.WebSocketResponse | None = None
@@ -316,7 +317,9 @@ class FakeDiscord:
         for name, value in options.items():
             if value is None:
                 continue
-            if isinstance(value, bool):
+            if isinstance(value, User):  # a user option (its resolved data added by invoke)
+                out.append({"name": name, "type": 6, "value": str(value.id)})
+            elif isinstance(value, bool):
                 out.append({"name": name, "type": 5, "value": value})
             elif isinstance(value, int):
                 out.append({"name": name, "type": 4, "value": value})
@@ -358,6 +361,13 @@ class FakeDiscord:
                         "content_type": "application/json",
                     }
                 }
+            }
+        members = [v for v in options.values() if isinstance(v, User)]
+        if members:
+            resolved = data.setdefault("resolved", {})
+            resolved["users"] = {str(m.id): m.payload() for m in members}
+            resolved["members"] = {
+                str(m.id): {k: v for k, v in m.member().items() if k != "user"} for m in members
             }
         iid, payload = self._interaction(2, user, channel_id, data, interaction_id=interaction_id)
         return await self._wait(iid, payload, timeout)
@@ -545,6 +555,13 @@ class FakeDiscord:
             iid = self._tokens.get(parts[2])
             if iid is not None:
                 return self._webhook(method, iid, parts[3:], body, files)
+        if method == "POST" and parts == ["users", "@me", "channels"]:  # open a DM
+            uid = int(body["recipient_id"])
+            cid = self.dms.setdefault(uid, snowflake())
+            recipient = {"id": str(uid), "username": f"user{uid}", "discriminator": "0",
+                         "global_name": None, "avatar": None}
+            return _json({"id": str(cid), "type": 1, "recipients": [recipient],
+                          "last_message_id": None})
         if (
             method == "POST"
             and len(parts) == 3

@@ -53,6 +53,29 @@ async def test_local_session_plays_a_few_moves(tmp_path: Path) -> None:
     await store.close()
 
 
+async def test_local_seat_votes(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "local.sqlite3")
+    service = Service(store, engine=RealEngine(), renderer=RealRenderer(), render_images=False)
+    s = LocalSession(service, tmp_path / "img")
+    try:
+        await s.handle("alice: create 18MS")
+        await s.handle("bob: join")
+        await s.handle("cy: join")
+        await s.handle("alice: start alice bob cy")
+        # local players act as admins: a substitution needs no vote
+        assert "dee takes cy's seat" in (await s.handle("bob: substitute 3 dee")).lower()
+        out = await s.handle("bob: resign")
+        assert "bob resigns: their seat is vacant" in out
+        assert "[Agree] type: agree 1" in out and "[Refuse] type: disagree 1" in out
+        out = await s.handle("bob: agree 1")
+        assert out.startswith("(only you) This vote is for the other players")
+        assert "dee agrees" in await s.handle("dee: agree 1")
+        out = await s.handle("alice: agree 1")
+        assert "The players agree to end the game." in out and "Game over" in out
+    finally:
+        await store.close()
+
+
 async def test_run_local_reads_the_terminal(tmp_path: Path) -> None:
     config = Config(
         database=tmp_path / "t.sqlite3", local_images=tmp_path / "img", render_images=False
