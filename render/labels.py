@@ -369,10 +369,11 @@ def place_location(pl: Placer, h: HexLabels) -> None:
     if len(words) == 2:
         two = min(fit_font_size(x, max_w, round(r * 0.18), False, minimum=round(7 * k))
                   for x in words)
-        layouts.append((words, two))
+        # squeezed on one line: two lines first
+        layouts.insert(0 if size0 < r * 0.15 and two > size0 else 1, (words, two))
     layouts.append(([name], max(round(6 * k), round(size0 * 0.8))))
     if len(words) == 2:
-        layouts.append((words, max(round(6 * k), round(layouts[1][1] * 0.8))))
+        layouts.append((words, max(round(6 * k), round(two * 0.8))))
     hw = 2
     for i, (lines, size) in enumerate(layouts):
         f = font(size)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -55,6 +56,12 @@ class MapGeometry:
         return self.layout.center(h.x, h.y)
 
 
+def render_region(view: GameView, region: str, *, size: int = FOCUS_WIDTH) -> bytes:
+    """PNG of one region of map_regions(view.data) (e.g. "A1-D9"), legible in a phone preview."""
+    hexes = map_regions(view.data)[region]
+    return render_map(view, focus=hexes, rings=0, size=size)
+
+
 def _margin(width: int) -> int:
     return max(24, round(width * 0.025))
 
@@ -87,6 +94,38 @@ def focus_hexes(
     return tuple(
         n for n, h in data.hexes.items() if x0 <= h.x <= x1 and y0 <= h.y <= y1
     )
+
+
+def map_regions(data: TitleData, across: int = 4, down: int = 4) -> dict[str, tuple[str, ...]]:
+    """The map cut into regions of about `across` x `down` hexes (named by their corner
+    hexes, e.g. "A1-D9"), each drawn legibly in a phone preview by render_region."""
+    pointy = data.layout == "pointy"
+    xs = sorted({h.x for h in data.hexes.values()})
+    ys = sorted({h.y for h in data.hexes.values()})
+    # grid units per hex: pointy maps step 2 in x along a row, flat maps 2 in y down a column
+    ux, uy = (2, 1) if pointy else (1, 2)
+    nx = max(1, math.ceil(((xs[-1] - xs[0]) / ux + 1) / across))
+    ny = max(1, math.ceil(((ys[-1] - ys[0]) / uy + 1) / down))
+    wx = (xs[-1] - xs[0] + 1) / nx
+    wy = (ys[-1] - ys[0] + 1) / ny
+    cells: dict[tuple[int, int], list[str]] = {}
+    for n, h in data.hexes.items():
+        i = min(nx - 1, int((h.x - xs[0]) // wx))
+        j = min(ny - 1, int((h.y - ys[0]) // wy))
+        cells.setdefault((j, i), []).append(n)
+    small = across * down // 3
+    for key in sorted(cells):  # a region of a few hexes joins its neighbour in the row
+        if key in cells and len(cells[key]) < small:
+            j, i = key
+            for other in ((j, i - 1), (j, i + 1), (j - 1, i), (j + 1, i)):
+                if other in cells:
+                    cells[other] += cells.pop(key)
+                    break
+    out: dict[str, tuple[str, ...]] = {}
+    for key in sorted(cells):
+        hexes = tuple(sorted(cells[key], key=lambda n: (data.hexes[n].y, data.hexes[n].x)))
+        out[f"{hexes[0]}-{hexes[-1]}"] = hexes
+    return out
 
 
 def map_layout(
