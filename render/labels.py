@@ -78,8 +78,10 @@ class Placer:
 
     def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image, shapes: list[ShapeMark]) -> None:
         self.d = d  # the supersampled map being drawn
-        self.mask = mask  # "L", output pixels, non-zero = ink
-        self.md = ImageDraw.Draw(mask)
+        # the ink mask ("L", output pixels, non-zero = ink) as bytes: a box is checked with a
+        # few slices, cheaper than cropping an image
+        self.w, self.h = mask.size
+        self.buf = bytearray(mask.tobytes())
         self.k = draw_scale()
         self.unplaced = 0  # labels that got only a spot covering something
         self.patches: list[Box] = []
@@ -105,12 +107,10 @@ class Placer:
         """Ink pixels under box b (drawing pixels), one output pixel of margin included."""
         x0, y0, x1, y1 = self._out(b)
         x0, y0, x1, y1 = math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1
-        if x0 < 0 or y0 < 0 or x1 > self.mask.width or y1 > self.mask.height:
+        if x0 < 0 or y0 < 0 or x1 > self.w or y1 > self.h:
             return 1 << 30
-        crop = self.mask.crop((x0, y0, x1, y1))
-        if crop.getbbox() is None:
-            return 0
-        return sum(crop.histogram()[1:])
+        buf, w, n = self.buf, self.w, x1 - x0
+        return sum(n - buf.count(0, y * w + x0, y * w + x1) for y in range(y0, y1))
 
     def covers(self, b: Box) -> bool:
         """Whether b covers a recorded disc or box (city, token, bubble, label...)."""
@@ -118,8 +118,8 @@ class Placer:
         return any(m.hits(o) for cell in self._cells(o) for m in self._grid.get(cell, ()))
 
     def choose(self, spots: Iterable[Point], box_at: Callable[[Point], Box],
-               force: bool, within: list[Point]) -> tuple[Point, int] | None:
-        """(spot, ink under it): the first spot whose box, inside the polygon `within`, has no
+               force: bool, within: tuple[str, Point, float]) -> tuple[Point, int] | None:
+        """(spot, ink under it): the first spot whose box, inside the hex `within`, has no
         ink; else the least-inked inside that covers nothing; with `force`, else the
         least-inked anywhere that covers nothing, else the least-inked of all."""
         best: tuple[int, Point] | None = None
@@ -127,8 +127,10 @@ class Placer:
         worst: tuple[int, Point] | None = None
         for p in spots:
             b = box_at(p)
-            n = self.ink(b)
             inside = _box_within(b, within)
+            if not inside and not force:
+                continue
+            n = self.ink(b)
             if n == 0 and inside:
                 return p, 0
             if worst is None or n < worst[0]:
@@ -150,22 +152,26 @@ class Placer:
     def take(self, b: Box, kind: str = "label", disc: bool = False) -> None:
         o = self._out(b)
         if disc:
-            self.md.ellipse(o, fill=255)
             self.patches.append(b)
-        else:
-            self.md.rectangle(o, fill=255)
+        # the box is marked as ink (a disc's box too: a little more room around it)
+        x0, y0 = max(0, math.floor(o[0])), max(0, math.floor(o[1]))
+        x1, y1 = min(self.w, math.ceil(o[2])), min(self.h, math.ceil(o[3]))
+        if x1 > x0:
+            full = b"\xff" * (x1 - x0)
+            for y in range(y0, y1):
+                self.buf[y * self.w + x0:y * self.w + x1] = full
         m = ShapeMark(kind, o, disc)
         self._index(m)
 
 
-def _box_within(b: Box, poly: list[Point]) -> bool:
-    """Every corner of box b inside the convex polygon (corners clockwise on screen)."""
-    n = len(poly)
-    for i in range(n):
-        ax, ay = poly[i]
-        bx, by = poly[(i + 1) % n]
-        for x, y in ((b[0], b[1]), (b[2], b[1]), (b[0], b[3]), (b[2], b[3])):
-            if (bx - ax) * (y - ay) - (by - ay) * (x - ax) < 0:
+def _box_within(b: Box, hexc: tuple[str, Point, float]) -> bool:
+    """Every corner of box b inside the hex (orientation, centre, apothem)."""
+    orientation, (cx, cy), a = hexc
+    s3 = 0.8660254037844386
+    for x in (b[0] - cx, b[2] - cx):
+        for y in (b[1] - cy, b[3] - cy):
+            u, v = (abs(x), abs(y)) if orientation == "pointy" else (abs(y), abs(x))
+            if u > a or u * 0.5 + v * s3 > a:
                 return False
     return True
 
@@ -215,8 +221,9 @@ class HexLabels:
         return self.lay.radius
 
     @property
-    def poly(self) -> list[Point]:
-        return self.lay.polygon(self.c, 0.97)
+    def poly(self) -> tuple[str, Point, float]:
+        """The hex, a little inset, as _box_within takes it."""
+        return (self.lay.orientation, self.c, self.lay.apothem * 0.97)
 
 
 def _text_item(pl: Placer, h: HexLabels, s: str, sizes: list[int], bold: bool, ink: RGB,

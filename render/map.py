@@ -295,9 +295,9 @@ def render_map_image(
         for h, _, art in arts:
             d.polygon(polys[h.name], fill=art.fill)
         exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
-        ow = max(1.0, lay.radius * 0.025)
-        for poly in polys.values():
-            ring(d, poly, theme.HEX_OUTLINE, ow)
+        ow = max(1, round(lay.radius * 0.025))
+        for poly in polys.values():  # one C call a hex (the corners' notches are sub-pixel)
+            d.line([*poly, poly[0]], fill=theme.HEX_OUTLINE, width=ow)
         _borders(d, lay, data, states, polys)
         hw = max(3.0, lay.radius * 0.09)
         for name in emphasise:
@@ -389,7 +389,7 @@ def render_map(
         rings=rings,
         legend=legend,
     )
-    return to_png(img, compress_level)
+    return to_png(img, compress_level, palette=True)
 
 
 def _borders(
