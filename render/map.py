@@ -1,8 +1,15 @@
-"""The map image: every hex of the title, printed or tiled, with tokens and the last move."""
+"""The map image: every hex of the title, printed or tiled, with tokens and the last move.
+
+Drawn at SUPERSAMPLE times the output size: first the fixed parts of every hex (render.hexart:
+track, towns, cities, tokens, phase values), outlines, borders, highlights, margins and the
+legend (render.legend); the image is reduced (antialiased); an ink mask is taken from it; then
+render.labels places names, revenues, labels, markers, tile numbers and coordinates where the
+mask and the recorded discs leave room.  Text is drawn last, at output size.  Close-ups and
+regions (render.regions) are the same map limited to some hexes.
+"""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -33,7 +40,10 @@ from render.labels import (
     place_words,
 )
 from render.layout import HexLayout, Point, fit_layout
+
+__all__ = ["focus_hexes", "map_layout", "map_regions", "render_map", "render_map_image", "render_region"]
 from render.legend import draw_legend, legend_height, legend_keys
+from render.regions import focus_hexes, map_regions
 
 DEFAULT_WIDTH = 1600
 # A close-up (render_map(focus=...)) is drawn at twice the width Discord previews it on a phone
@@ -59,73 +69,11 @@ class MapGeometry:
 def render_region(view: GameView, region: str, *, size: int = FOCUS_WIDTH) -> bytes:
     """PNG of one region of map_regions(view.data) (e.g. "A1-D9"), legible in a phone preview."""
     hexes = map_regions(view.data)[region]
-    return render_map(view, focus=hexes, rings=0, size=size)
+    return render_map(view, focus=hexes, rings=0, size=size, caption=region)
 
 
 def _margin(width: int) -> int:
     return max(24, round(width * 0.025))
-
-
-def focus_hexes(
-    data: TitleData, focus: Iterable[str], rings: int = 1, min_cols: int = 4
-) -> tuple[str, ...]:
-    """The hexes of a close-up around `focus`: every hex within `rings` steps of a focus hex,
-    then every hex inside their bounding box, widened to at least `min_cols` hexes across."""
-    seen = [n for n in dict.fromkeys(focus) if n in data.hexes]
-    if not seen:
-        return ()
-    near = set(seen)
-    frontier = list(seen)
-    for _ in range(max(0, rings)):
-        nxt = []
-        for n in frontier:
-            for m in data.hexes[n].neighbors.values():
-                if m in data.hexes and m not in near:
-                    near.add(m)
-                    nxt.append(m)
-        frontier = nxt
-    xs = [data.hexes[n].x for n in near]
-    ys = [data.hexes[n].y for n in near]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    # grid units per hex across: 2 on pointy maps (doubled x), 1 on flat maps
-    want = (min_cols - 1) * (2 if data.layout == "pointy" else 1)
-    while x1 - x0 < want:
-        x0, x1 = x0 - 1, x1 + 1
-    return tuple(
-        n for n, h in data.hexes.items() if x0 <= h.x <= x1 and y0 <= h.y <= y1
-    )
-
-
-def map_regions(data: TitleData, across: int = 4, down: int = 4) -> dict[str, tuple[str, ...]]:
-    """The map cut into regions of about `across` x `down` hexes (named by their corner
-    hexes, e.g. "A1-D9"), each drawn legibly in a phone preview by render_region."""
-    pointy = data.layout == "pointy"
-    xs = sorted({h.x for h in data.hexes.values()})
-    ys = sorted({h.y for h in data.hexes.values()})
-    # grid units per hex: pointy maps step 2 in x along a row, flat maps 2 in y down a column
-    ux, uy = (2, 1) if pointy else (1, 2)
-    nx = max(1, math.ceil(((xs[-1] - xs[0]) / ux + 1) / across))
-    ny = max(1, math.ceil(((ys[-1] - ys[0]) / uy + 1) / down))
-    wx = (xs[-1] - xs[0] + 1) / nx
-    wy = (ys[-1] - ys[0] + 1) / ny
-    cells: dict[tuple[int, int], list[str]] = {}
-    for n, h in data.hexes.items():
-        i = min(nx - 1, int((h.x - xs[0]) // wx))
-        j = min(ny - 1, int((h.y - ys[0]) // wy))
-        cells.setdefault((j, i), []).append(n)
-    small = across * down // 3
-    for key in sorted(cells):  # a region of a few hexes joins its neighbour in the row
-        if key in cells and len(cells[key]) < small:
-            j, i = key
-            for other in ((j, i - 1), (j, i + 1), (j - 1, i), (j + 1, i)):
-                if other in cells:
-                    cells[other] += cells.pop(key)
-                    break
-    out: dict[str, tuple[str, ...]] = {}
-    for key in sorted(cells):
-        hexes = tuple(sorted(cells[key], key=lambda n: (data.hexes[n].y, data.hexes[n].x)))
-        out[f"{hexes[0]}-{hexes[-1]}"] = hexes
-    return out
 
 
 def map_layout(
@@ -259,6 +207,7 @@ def render_map_image(
     focus: Iterable[str] = (),
     rings: int = 1,
     legend: bool | None = None,
+    caption: str | None = None,
 ) -> Image.Image:
     """The map as a Pillow image (see render_map)."""
     data = view.data
@@ -309,8 +258,8 @@ def render_map_image(
         if header:
             title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
             if shown:
-                title = f"{data.title}  ·  {', '.join(n for n in focus if n in data.hexes)}"
-                title += f"  ·  {view.round}"
+                where = caption or ", ".join(n for n in focus if n in data.hexes)
+                title = f"{data.title}  ·  {where}  ·  {view.round}"
             f = font(round(geo.header * k * 0.45), bold=True)
             text(d, (_margin(size) * k, geo.header * k * 0.45), title, f, theme.INK, anchor="lm")
         if keys:
@@ -359,6 +308,7 @@ def render_map(
     focus: Iterable[str] = (),
     rings: int = 1,
     legend: bool | None = None,
+    caption: str | None = None,
     compress_level: int = 1,
 ) -> bytes:
     """PNG bytes of the map.
@@ -374,7 +324,8 @@ def render_map(
     coordinates: letters and numbers along the border (every hex also shows its coordinate
     inside, small).  header: the title / round / phase line.
     legend: a strip under the map naming every colour and mark it shows (default: on the full
-    map, off on a close-up).
+    map, off on a close-up).  caption: what the header names a close-up by (default: the
+    focus hexes).
     Track, circles and borders are drawn at SUPERSAMPLE times the size and reduced (antialiased);
     text is drawn at the output size afterwards.
     """
@@ -388,6 +339,7 @@ def render_map(
         focus=focus,
         rings=rings,
         legend=legend,
+        caption=caption,
     )
     return to_png(img, compress_level, palette=True)
 
