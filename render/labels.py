@@ -45,7 +45,7 @@ TERRAIN_GLYPHS: dict[str, tuple[str, RGB, str]] = {
 }
 ICON_GLYPHS: dict[str, tuple[str, RGB, str]] = {
     "port": ("⚓", theme.WATER, "port"),
-    "18_ms/coins": ("$", (150, 110, 0), "bonus city (see the rules)"),
+    "18_ms/coins": ("$", (255, 205, 40), "bonus city (see the rules)"),  # gold: on red hexes
     "18_al/coal": ("●", (40, 40, 40), "mine"),
 }
 OTHER_ICON: tuple[str, RGB, str] = ("◆", theme.MUTED, "special hex")

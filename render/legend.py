@@ -164,7 +164,9 @@ def _swatch(d: ImageDraw.ImageDraw, key: str, b: Box, k: float) -> None:
     elif kind in ("terrain", "icon"):
         glyph, col, _ = TERRAIN_GLYPHS[arg] if kind == "terrain" else ICON_GLYPHS.get(arg, OTHER_ICON)
         s = f"{glyph}$" if kind == "terrain" else glyph
-        text(d, (cx, cy), s, font(round(h * 0.7), True), col)
+        # icons are drawn on coloured hexes: a dark halo keeps a light one visible here
+        halo = theme.INK if kind == "icon" and sum(col) > 450 else None
+        text(d, (cx, cy), s, font(round(h * 0.7), True), col, halo=halo, halo_width=1)
     elif kind == "partition":
         polyline(d, [(x0, cy + h * 0.3), (cx, cy - h * 0.1), (x1, cy + h * 0.3)], theme.WATER,
                  max(2.0, h * 0.15))
@@ -173,7 +175,7 @@ def _swatch(d: ImageDraw.ImageDraw, key: str, b: Box, k: float) -> None:
     elif kind == "doublehex":
         dashed_line(d, (x0, cy), (x1, cy), theme.HEX_OUTLINE, max(1, round(k)), h * 0.2, h * 0.2)
     elif kind == "tile":
-        text(d, (cx, cy), "57", font(round(h * 0.6), True), (45, 45, 45))
+        text(d, (cx, cy), "57", font(round(h * 0.6)), (45, 45, 45))
     elif kind == "hexname":
         text(d, (cx, cy), "E5", font(round(h * 0.6)), theme.COORD_INK)
     elif kind in ("last", "emphasis"):

@@ -318,7 +318,7 @@ def render_map(
     focus: hex names (e.g. view.last_hexes) for a close-up around them instead of the whole
     map: the hexes within `rings` steps, at least 4 hexes across, so that revenues, token
     labels and names stay legible in Discord's phone preview (~400 px wide).  The full 1870
-    map is 21 hexes across, which no font size makes legible at that width.
+    map is 11½ hexes across and 15 rows, which no font size makes legible at that width.
     highlight_last: outline view.last_hexes (the last action) in magenta.
     emphasise: more hex names to outline in blue (e.g. a route or the hexes a command names).
     coordinates: letters and numbers along the border (every hex also shows its coordinate

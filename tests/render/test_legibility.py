@@ -12,7 +12,7 @@ These tests render real replayed positions at their real sizes, scale them to PR
 * token and market-chip colours still detectable in the downscaled image at their slot / chip
   positions.
 
-The full 1870 map (21 hexes across) cannot carry legible text at 400 px: its text is checked on
+The full 1870 map (11½ hexes across, 15 rows) cannot carry legible text at 400 px: its text is checked on
 the close-up (`render_map(view, focus=...)`) and only its token colours on the full map.
 """
 
