@@ -119,6 +119,11 @@ class RealRenderer:
         self._missing: set[str] = set()
 
     def render(self, kind: str, view: Any) -> bytes | None:
+        """kind: map, closeup (around view.last_hexes), market, status, card; also
+        "region:A2-D7" (one of render.map_regions(view.data)) and "area:E5" (a close-up around
+        any hex), both legible in a phone preview."""
+        if kind.startswith(("region:", "area:")):
+            return self._part(kind, view)
         name = "render_map" if kind == "closeup" else f"render_{kind}"
         if name in self._missing:
             return None
@@ -136,3 +141,17 @@ class RealRenderer:
         if kind == "closeup":  # the hexes of the last move, legible on a phone
             return bytes(fn(view, focus=tuple(getattr(view, "last_hexes", ()))))
         return bytes(fn(view))
+
+    def _part(self, kind: str, view: Any) -> bytes | None:
+        what, _, arg = kind.partition(":")
+        try:
+            import render
+        except ImportError:
+            return None
+        if what == "region":
+            if arg not in render.map_regions(view.data):
+                return None
+            return bytes(render.render_region(view, arg))
+        if arg not in view.data.hexes:
+            return None
+        return bytes(render.render_map(view, focus=(arg,)))

@@ -7,13 +7,16 @@ import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render.fonts import Font
+from render.fonts import Font, scaled_font
 from render.layout import Point
 from render.theme import RGB
+
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,11 +26,53 @@ class TextMark:
     role: str  # "revenue", "token", "price", "chip", "location", ... ("" = unclassified)
     text: str
     size: int  # font size in pixels
-    box: tuple[float, float, float, float]  # ink bounding box in image pixels
+    box: tuple[float, float, float, float]  # ink bounding box in image pixels (halo included)
     digit_height: float  # height of the digit "0" at this font size (cap-height proxy)
 
 
+@dataclass(frozen=True, slots=True)
+class ShapeMark:
+    """A disc or box as drawn on the map (recorded by `record_shapes`, for the overlap tests
+    and for placing labels around it)."""
+
+    kind: str  # "city" (a station slot), "token", "bubble" (a revenue), "values", "town", ...
+    box: Box  # image pixels
+    disc: bool  # a disc inscribed in box (else the box itself)
+
+    @property
+    def center(self) -> Point:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def radius(self) -> float:
+        return (self.box[2] - self.box[0]) / 2
+
+    def hits(self, b: Box) -> bool:
+        """Whether box b overlaps this shape (touching edges do not count)."""
+        if b[2] <= self.box[0] or b[0] >= self.box[2] or b[3] <= self.box[1] or b[1] >= self.box[3]:
+            return False
+        if not self.disc:
+            return True
+        cx, cy = self.center
+        qx = min(max(cx, b[0]), b[2])
+        qy = min(max(cy, b[1]), b[3])
+        return (qx - cx) ** 2 + (qy - cy) ** 2 < self.radius**2
+
+
 _RECORDER: ContextVar[list[TextMark] | None] = ContextVar("render_text_recorder", default=None)
+_SHAPES: ContextVar[tuple[list[ShapeMark], ...]] = ContextVar("render_shape_recorder", default=())
+
+
+@dataclass(slots=True)
+class _Deferred:
+    """Text drawn at `scale` times the output size is kept here and drawn after the downscale
+    (text is antialiased already; drawing it at output size keeps it crisp and cheap)."""
+
+    scale: float
+    items: list[tuple[Point, str, Font, RGB, str, RGB | None, int]] = field(default_factory=list)
+
+
+_DEFER: ContextVar[_Deferred | None] = ContextVar("render_text_defer", default=None)
 
 
 @contextmanager
@@ -41,10 +86,88 @@ def record_text() -> Iterator[list[TextMark]]:
         _RECORDER.reset(token)
 
 
+@contextmanager
+def record_shapes() -> Iterator[list[ShapeMark]]:
+    """Collect the discs the map draws (cities, tokens, revenue bubbles) as ShapeMarks."""
+    marks: list[ShapeMark] = []
+    token = _SHAPES.set((*_SHAPES.get(), marks))
+    try:
+        yield marks
+    finally:
+        _SHAPES.reset(token)
+
+
+def draw_scale() -> float:
+    """How many drawing pixels make one output pixel (2 inside a supersampled map)."""
+    dfr = _DEFER.get()
+    return dfr.scale if dfr is not None else 1.0
+
+
+def note_shape(kind: str, center: Point, radius: float) -> None:
+    """Record a disc (given in drawing pixels) for whoever records shapes."""
+    recs = _SHAPES.get()
+    if recs:
+        k = draw_scale()
+        x, y, r = center[0] / k, center[1] / k, radius / k
+        m = ShapeMark(kind, (x - r, y - r, x + r, y + r), True)
+        for rec in recs:
+            rec.append(m)
+
+
+def note_box(kind: str, box: Box) -> None:
+    """Record a box (given in drawing pixels) for whoever records shapes."""
+    recs = _SHAPES.get()
+    if recs:
+        k = draw_scale()
+        m = ShapeMark(kind, (box[0] / k, box[1] / k, box[2] / k, box[3] / k), False)
+        for rec in recs:
+            rec.append(m)
+
+
+@contextmanager
+def supersampled(scale: float) -> Iterator[_Deferred]:
+    """Inside: text() calls are given in drawing pixels (`scale` x output) and kept for
+    `draw_deferred`, which draws them at output size on the downscaled image."""
+    dfr = _Deferred(scale)
+    token = _DEFER.set(dfr)
+    try:
+        yield dfr
+    finally:
+        _DEFER.reset(token)
+
+
+def draw_deferred(d: ImageDraw.ImageDraw, dfr: _Deferred) -> None:
+    for xy, s, f, fill, anchor, halo, hw in dfr.items:
+        if halo is not None and hw > 0:
+            d.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=hw, stroke_fill=halo)
+        else:
+            d.text(xy, s, font=f, fill=fill, anchor=anchor)
+
+
 def digit_height(f: Font) -> float:
     """Ink height of "0" in font f (the height of the numbers the images show)."""
     b = f.getbbox("0", anchor="ls")
     return float(b[3] - b[1])
+
+
+def output_font(f: Font) -> Font:
+    """The font f at output size (f itself outside a supersampled drawing)."""
+    k = draw_scale()
+    return f if k == 1.0 else scaled_font(f, 1.0 / k)
+
+
+@lru_cache(maxsize=4096)
+def _rel_bbox(f: Font, s: str, anchor: str, stroke: int) -> tuple[float, float, float, float]:
+    b = f.getbbox(s, anchor=anchor, stroke_width=stroke)
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+
+
+def text_box(xy: Point, s: str, f: Font, anchor: str = "mm", halo_width: int = 0) -> Box:
+    """The box text() would record for this text (in drawing pixels)."""
+    k = draw_scale()
+    b = _rel_bbox(output_font(f), s, anchor, halo_width)
+    x, y = xy[0] / k, xy[1] / k
+    return ((x + b[0]) * k, (y + b[1]) * k, (x + b[2]) * k, (y + b[3]) * k)
 
 
 def text(
@@ -58,13 +181,26 @@ def text(
     halo_width: int = 0,
     role: str = "",
 ) -> None:
-    """Text anchored at xy ("mm" = centred); an optional halo keeps it readable over track."""
+    """Text anchored at xy ("mm" = centred); an optional halo keeps it readable over track.
+
+    halo_width is in output pixels.  Inside `supersampled`, xy and the font are in drawing
+    pixels and the text is drawn later, at output size, over everything else."""
     rec = _RECORDER.get()
+    dfr = _DEFER.get()
+    hw = halo_width if halo is not None else 0
+    if dfr is not None:
+        k = dfr.scale
+        xy = (xy[0] / k, xy[1] / k)
+        f = scaled_font(f, 1.0 / k)
+        dfr.items.append((xy, s, f, fill, anchor, halo, hw))
     if rec is not None:
-        box = d.textbbox(xy, s, font=f, anchor=anchor)
-        rec.append(TextMark(role, s, int(f.size), box, digit_height(f)))
-    if halo is not None and halo_width > 0:
-        d.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=halo_width, stroke_fill=halo)
+        b = _rel_bbox(f, s, anchor, hw)
+        box = (xy[0] + b[0], xy[1] + b[1], xy[0] + b[2], xy[1] + b[3])
+        rec.append(TextMark(role, s, round(f.size), box, digit_height(f)))
+    if dfr is not None:
+        return
+    if hw > 0:
+        d.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=hw, stroke_fill=halo)
     else:
         d.text(xy, s, font=f, fill=fill, anchor=anchor)
 
@@ -94,16 +230,74 @@ def circle(
     d.ellipse((c[0] - r, c[1] - r, c[0] + r, c[1] + r), fill=fill, outline=outline, width=width)
 
 
+def _offset(pts: Sequence[Point], half: float, closed: bool) -> tuple[list[Point], list[Point]]:
+    """The two sides of a band of half-width `half` around the polyline (mitred joints)."""
+    n = len(pts)
+    segs = n if closed else n - 1
+    normals: list[tuple[float, float]] = []
+    for i in range(segs):
+        (ax, ay), (bx, by) = pts[i], pts[(i + 1) % n]
+        ln = math.hypot(bx - ax, by - ay) or 1.0
+        normals.append((-(by - ay) / ln, (bx - ax) / ln))
+    left: list[Point] = []
+    right: list[Point] = []
+    for i in range(n):
+        if closed:
+            n1, n2 = normals[i - 1], normals[i]
+        else:
+            n1, n2 = normals[max(0, i - 1)], normals[min(segs - 1, i)]
+        nx, ny = n1[0] + n2[0], n1[1] + n2[1]
+        ln = math.hypot(nx, ny)
+        if ln < 1e-9:
+            nx, ny, cos_half = n1[0], n1[1], 1.0
+        else:
+            nx, ny = nx / ln, ny / ln
+            cos_half = nx * n1[0] + ny * n1[1]  # the offset grows as 1 / cos(half the turn)
+        kk = half / max(0.5, cos_half)
+        x, y = pts[i]
+        left.append((x + nx * kk, y + ny * kk))
+        right.append((x - nx * kk, y - ny * kk))
+    return left, right
+
+
+def _smooth_enough(pts: Sequence[Point]) -> bool:
+    """No turn sharper than 60 degrees between consecutive segments."""
+    for i in range(1, len(pts) - 1):
+        ax, ay = pts[i][0] - pts[i - 1][0], pts[i][1] - pts[i - 1][1]
+        bx, by = pts[i + 1][0] - pts[i][0], pts[i + 1][1] - pts[i][1]
+        la, lb = math.hypot(ax, ay), math.hypot(bx, by)
+        if la > 1e-9 and lb > 1e-9 and (ax * bx + ay * by) / (la * lb) < 0.5:
+            return False
+    return True
+
+
 def polyline(
     d: ImageDraw.ImageDraw, pts: Sequence[Point], fill: RGB, width: float, caps: bool = False
 ) -> None:
-    """A thick polyline with round joints (and round end caps if `caps`)."""
-    w = max(1, round(width))
-    d.line(list(pts), fill=fill, width=w, joint="curve")
-    r = w / 2 - 0.5
+    """A thick polyline drawn as one filled band (mitred joints; round end caps if `caps`)."""
+    pts = [p for i, p in enumerate(pts) if i == 0 or math.dist(p, pts[i - 1]) > 1e-6]
+    if len(pts) < 2:
+        return
+    if width <= 1.5 or not _smooth_enough(pts):
+        w = max(1, round(width))
+        d.line(list(pts), fill=fill, width=w, joint="curve")
+    else:
+        left, right = _offset(pts, width / 2, False)
+        d.polygon(left + right[::-1], fill=fill)
+    r = width / 2
     if caps and r >= 1:
         for p in (pts[0], pts[-1]):
             circle(d, p, r, fill)
+
+
+def ring(d: ImageDraw.ImageDraw, pts: Sequence[Point], fill: RGB, width: float) -> None:
+    """The outline of a closed polygon, `width` thick and centred on its edges (one fill; the
+    slow path of ImageDraw.polygon(outline, width > 1) allocates two full-size masks)."""
+    if width <= 1.0:
+        d.polygon(list(pts), outline=fill, width=1)
+        return
+    outer, inner = _offset(pts, width / 2, True)
+    d.polygon(outer + [outer[0]] + inner[::-1] + [inner[-1]], fill=fill)
 
 
 def dashed_line(
@@ -120,7 +314,12 @@ def dashed_line(
         t = e + gap
 
 
-def to_png(img: Image.Image, compress_level: int = 3) -> bytes:
+def to_png(img: Image.Image, compress_level: int = 3, palette: bool = False) -> bytes:
+    """PNG bytes; with `palette`, reduced to 256 colours first (no dithering): an antialiased
+    map has a few hundred shades of a few dozen colours, and its PNG gets about half the size
+    and faster to write."""
+    if palette:
+        img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=compress_level)
     return buf.getvalue()

@@ -25,3 +25,16 @@ def font(size: int, bold: bool = False) -> Font:
         f = ImageFont.load_default(size=size)
         assert isinstance(f, ImageFont.FreeTypeFont)
         return f
+
+
+@cache
+def _font_file(path: str, size: float) -> Font:
+    return ImageFont.truetype(path, size)
+
+
+def scaled_font(f: Font, factor: float) -> Font:
+    """f at `factor` times its size (fractional sizes kept, so proportions stay exact)."""
+    if f.path is None:  # pragma: no cover - the built-in fallback font
+        return f
+    path = f.path if isinstance(f.path, str) else str(f.path)
+    return _font_file(path, round(float(f.size) * factor, 2))

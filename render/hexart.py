@@ -14,7 +14,7 @@ from PIL import ImageDraw
 
 from engine.core.data import Endpoint, Geometry, Node, Path_
 from render import theme
-from render.draw import circle, fit_font_size, polyline, text
+from render.draw import circle, fit_font_size, note_box, note_shape, polyline, text
 from render.fonts import font
 from render.layout import HexLayout, Point, bezier, lerp, polar
 from render.theme import RGB
@@ -50,6 +50,8 @@ class HexArt:
     phase: str | None = None
     phase_names: tuple[str, ...] = ()
     corp_colors: dict[str, RGB] = field(default_factory=dict)
+    name: str = ""  # the hex's coordinate ("E5")
+    tile: str | None = None  # the laid tile's number
 
 
 def track_width(lay: HexLayout) -> float:
@@ -192,27 +194,6 @@ def slot_centers(lay: HexLayout, pos: Point, slots: int) -> list[Point]:
     return [polar(pos, s * 1.4, -90.0 + 360.0 * i / slots) for i in range(slots)]
 
 
-class _Spots:
-    """Free directions around the hex centre for revenue bubbles, labels and markers."""
-
-    def __init__(self, lay: HexLayout, busy: list[float]) -> None:
-        self.lay = lay
-        self.busy = list(busy)
-
-    def take(self, prefer: float | None = None) -> float:
-        cands = [self.lay.corner_angle(i) for i in range(6)]
-
-        def score(a: float) -> float:
-            s = min([_angle_dist(a, u) for u in self.busy] or [180.0])
-            if prefer is not None:
-                s -= 0.01 * _angle_dist(a, prefer)
-            return s
-
-        best = max(cands, key=score)
-        self.busy.append(best)
-        return best
-
-
 def _revenue_columns(
     node: Node, phase_names: tuple[str, ...]
 ) -> tuple[list[tuple[str, int]], dict[str, int]]:
@@ -253,7 +234,8 @@ def draw_phase_revenues(
     for i, (color, value) in enumerate(cols):
         box = (x0 + i * bw, pos[1] - bh / 2, x0 + (i + 1) * bw, pos[1] + bh / 2)
         fill = theme.rgb(color)
-        d.rectangle(box, fill=fill, outline=theme.INK, width=1)
+        d.rectangle(box, fill=fill, outline=theme.INK, width=max(1, round(r / 40)))
+        note_box("values", box)
         text(d, ((box[0] + box[2]) / 2, pos[1]), str(value), f, theme.text_on(fill), role="revenue")
     if 0 <= cur < len(cols):
         box = (x0 + cur * bw, pos[1] - bh / 2, x0 + (cur + 1) * bw, pos[1] + bh / 2)
@@ -261,15 +243,6 @@ def draw_phase_revenues(
         d.rectangle(
             (box[0] - w, box[1] - w, box[2] + w, box[3] + w), outline=theme.HIGHLIGHT, width=w
         )
-
-
-def _revenue_bubble(d: ImageDraw.ImageDraw, lay: HexLayout, pos: Point, value: int) -> None:
-    # large for its hex: the revenue is what players read first on a phone preview
-    r = lay.radius * 0.19
-    circle(d, pos, r, theme.REVENUE_FILL, theme.INK, max(1, round(lay.radius * 0.02)))
-    s = str(value)
-    size = fit_font_size(s, r * 1.85, round(lay.radius * 0.25), True)
-    text(d, pos, s, font(size, bold=True), theme.INK, role="revenue")
 
 
 def _city_blob(
@@ -292,21 +265,23 @@ def token_label_size(s: float, corp: str) -> int:
 
 
 def draw_token(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: RGB) -> None:
-    circle(d, p, s * 0.95, color, theme.INK, 1)
+    circle(d, p, s * 0.95, color, theme.INK, max(1, round(s * 0.11)))
+    note_shape("token", p, s * 0.95)
     f = font(token_label_size(s, corp), bold=True)
     text(d, p, corp, f, theme.text_on(color), role="token")
 
 
 def _extra_tokens(d: ImageDraw.ImageDraw, start: Point, s: float, corps: list[str],
-                  colors: dict[str, RGB], right_edge: float) -> None:
+                  colors: dict[str, RGB], right_edge: float, rows: float = 1.0) -> None:
     """Tokens beyond a city's printed spaces (e.g. 1870 destination tokens): rows of slightly
-    smaller tokens with a white ring beside the city, wrapping before the hex's right edge."""
+    smaller tokens with a white ring beside the city, wrapping before the hex's right edge
+    (further rows below, or above with rows=-1)."""
     small = s * 0.75
     step = small * 2.2
     per_row = max(1, int((right_edge - small * 1.05 - start[0]) // step) + 1)
     for k, corp in enumerate(corps):
-        p = (start[0] + (k % per_row) * step, start[1] + (k // per_row) * step)
-        circle(d, p, small * 1.05, (255, 255, 255), theme.INK, 1)
+        p = (start[0] + (k % per_row) * step, start[1] + rows * (k // per_row) * step)
+        circle(d, p, small * 1.05, (255, 255, 255), theme.INK, max(1, round(small * 0.11)))
         draw_token(d, p, small, corp, colors.get(corp, theme.MUTED))
 
 
@@ -315,18 +290,6 @@ def draw_reserved(d: ImageDraw.ImageDraw, p: Point, s: float, corp: str, color: 
     circle(d, p, s * 0.86, theme.blend(color, (255, 255, 255), 0.75), color, w)
     size = fit_font_size(corp, s * 1.45, round(s * 0.7), True, minimum=6)
     text(d, p, corp, font(size, bold=True), theme.blend(color, (0, 0, 0), 0.25), role="reserved")
-
-
-def _terrain_glyph(types: tuple[str, ...]) -> tuple[str, RGB]:
-    if "mountain" in types:
-        return "▲", theme.MOUNTAIN
-    if any(t in types for t in ("water", "river", "lake")):
-        return "≈", theme.WATER
-    if "swamp" in types:
-        return "≈", theme.TERRAIN_OTHER
-    if "desert" in types:
-        return "∴", (170, 120, 40)
-    return "•", theme.MUTED
 
 
 def draw_partitions(
@@ -345,8 +308,10 @@ def draw_partitions(
         polyline(d, bezier(p0, p1, p2, p3, 14), theme.WATER, max(2, lay.radius * 0.1))
 
 
-def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> None:
-    """Everything inside one hex except its outline (the map draws outlines afterwards)."""
+def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> list[float]:
+    """The fixed parts of one hex (track, towns, cities, tokens, phase values); returns the
+    screen angles of its track exits.  Labels, names and flat revenues are placed afterwards
+    by render.labels, around what is drawn here."""
     r = lay.radius
     geom = art.geometry
     paths = rotated_paths(geom, art.rotation)
@@ -409,14 +374,6 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
         if ka in places and kb in places:
             polyline(d, [places[ka].pos, places[kb].pos], theme.TRACK, tw)
 
-    spots = _Spots(lay, exit_angles)
-    if art.location:
-        up = _location_up(art, exit_angles)
-        side = 270.0 if up else 90.0
-        spots.busy += [side] if lay.orientation == "pointy" else [side - 30.0, side, side + 30.0]
-    if any(isinstance(n.revenue, dict) for n in geom.nodes()) and not offboardish:
-        spots.busy += [90.0]  # phase values below the city
-
     # --- towns -------------------------------------------------------------------------
     for town in geom.towns:
         place = places.get(("town", town.index))
@@ -427,9 +384,11 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
             half = r * 0.2
             a_ = polar(place.pos, half, ang)
             b_ = polar(place.pos, half, ang + 180.0)
-            d.line([a_, b_], fill=theme.TOWN, width=max(3, round(r * 0.11)))
+            polyline(d, [a_, b_], theme.TOWN, max(3, r * 0.11))
+            note_shape("town", place.pos, half)
         else:
-            circle(d, place.pos, r * 0.1, theme.TOWN, (255, 255, 255), max(1, round(r * 0.02)))
+            circle(d, place.pos, r * 0.1, theme.TOWN, (255, 255, 255), hair(lay))
+            note_shape("town", place.pos, r * 0.1)
 
     # --- cities ------------------------------------------------------------------------
     for city in geom.cities:
@@ -440,15 +399,18 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
         if city.slots == 0:  # off-board value only (1870 off-boards are cities without slots)
             s = slot_radius(lay, 1)
             extra = [t for t in toks if t]
-            start = (place.pos[0] - s * 0.825 * (len(extra) - 1), place.pos[1] - r * 0.4)
-            _extra_tokens(d, start, s, extra, art.corp_colors, c[0] + r * 0.86)
+            left = c[0] - r * 0.8 + s * 0.8
+            start = (max(left, place.pos[0] - s * 0.825 * (len(extra) - 1)), place.pos[1] - r * 0.4)
+            # further rows go up, away from the values below
+            _extra_tokens(d, start, s, extra, art.corp_colors, c[0] + r * 0.8, rows=-1.0)
             continue
         s = slot_radius(lay, city.slots)
         centers = slot_centers(lay, place.pos, city.slots)
         _city_blob(d, centers, s, theme.CITY_OUTLINE, max(1.5, r * 0.025))
         _city_blob(d, centers, s, theme.CITY_FILL, 0)
         for p in centers:
-            circle(d, p, s, None, theme.GRID_LINE, 1)
+            circle(d, p, s, None, theme.GRID_LINE, hair(lay))
+            note_shape("city", p, s)
         reserved = list(art.reserved[city.index]) if city.index < len(art.reserved) else []
         for i, p in enumerate(centers):
             corp = toks[i] if i < len(toks) else None
@@ -460,12 +422,13 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
         extra = [t for t in toks[len(centers):] if t]  # extra or squeezed-in spaces
         if extra:
             right = max(c[0] for c in centers)
+            # further rows go up when the phase values sit below the city
+            up = isinstance(city.revenue, dict)
             _extra_tokens(d, (right + s * 1.6, place.pos[1] - s * 0.5), s, extra, art.corp_colors,
-                          c[0] + r * 0.86)
+                          c[0] + r * 0.86, rows=-1.0 if up else 1.0)
 
-    # --- revenues ----------------------------------------------------------------------
+    # --- phase revenues (fixed places; flat revenues are placed with the labels) --------
     phase_nodes = [n for n in geom.nodes() if isinstance(n.revenue, dict)]
-    flat_nodes = [n for n in geom.nodes() if isinstance(n.revenue, int) and n.revenue > 0]
     if phase_nodes:
         node = phase_nodes[0]
         if offboardish and node.slots == 0:
@@ -477,129 +440,9 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> N
         else:
             pos = (c[0], c[1] + r * 0.55)  # below the city; the name goes on top
         draw_phase_revenues(d, lay, pos, node, art.phase, art.phase_names)
-    values = sorted({n.revenue for n in flat_nodes if isinstance(n.revenue, int)})
-    if not art.printed or art.kind in ("preprinted", "gray"):
-        shown = [n for n in flat_nodes if n.kind != "offboard"]
-        done: set[int] = set()
-        for nd in shown:
-            assert isinstance(nd.revenue, int)
-            if nd.revenue in done and len(values) == 1:
-                continue
-            done.add(nd.revenue)
-            ang = spots.take()
-            _revenue_bubble(d, lay, polar(c, r * 0.6, ang), nd.revenue)
-
-    # --- labels ------------------------------------------------------------------------
-    lab = " ".join(art.labels)
-    if lab:
-        ang = spots.take(prefer=200.0)
-        size = fit_font_size(lab, r * 0.7, round(r * 0.3), True)
-        text(
-            d,
-            polar(c, r * 0.6, ang),
-            lab,
-            font(size, bold=True),
-            theme.LABEL_INK,
-            halo=art.fill,
-            halo_width=2,
-        )
-    if art.future_labels:
-        fl = "/".join(art.future_labels)
-        ang = spots.take(prefer=200.0)
-        size = fit_font_size(fl, r * 0.7, round(r * 0.24), True)
-        text(
-            d,
-            polar(c, r * 0.6, ang),
-            fl,
-            font(size, bold=True),
-            theme.MUTED,
-            halo=art.fill,
-            halo_width=1,
-        )
-
-    # --- terrain & icons (printed hexes only) ------------------------------------------
-    if art.printed and art.terrain_cost:
-        glyph, col = _terrain_glyph(art.terrain_types)
-        ang = spots.take(prefer=330.0)
-        p = polar(c, r * 0.58, ang)
-        f = font(round(r * 0.2), bold=True)
-        text(d, p, f"{glyph}${art.terrain_cost}", f, col, halo=art.fill, halo_width=2)
-    for icon in art.icons:
-        ang = spots.take()
-        p = polar(c, r * 0.6, ang)
-        glyph, col = {
-            "port": ("⚓", theme.WATER),
-            "18_ms/coins": ("$", (150, 110, 0)),
-            "18_al/coal": ("●", (40, 40, 40)),
-        }.get(icon, ("◆", theme.MUTED))
-        text(d, p, glyph, font(round(r * 0.24), bold=True), col, halo=art.fill, halo_width=2)
-
-    # --- destinations (1870) and extra markers -----------------------------------------
-    for corp in art.destinations:
-        ang = spots.take()
-        p = polar(c, r * 0.62, ang)
-        col = art.corp_colors.get(corp, theme.MUTED)
-        rr = r * 0.13
-        circle(d, p, rr, (255, 255, 255), col, max(2, round(rr * 0.45)))
-        circle(d, p, rr * 0.3, col)
-    for kind, owner in art.markers:
-        draw_marker(d, polar(c, r * 0.62, spots.take()), r * 0.15, kind,
-                    art.corp_colors.get(owner, theme.MUTED))
+    return exit_angles
 
 
-# HexState.markers kinds (engine.view.MARKER_KINDS) -> letter on the marker disc
-MARKER_LETTER = {"cattle": "C", "port": "P", "port_closed": "P"}
-
-
-def draw_marker(d: ImageDraw.ImageDraw, p: Point, rr: float, kind: str, col: RGB) -> None:
-    """A marker disc in the owner's colour with its kind's letter; a closed port is drawn
-    white with a thick ring in the owner's colour (it pays the owner only)."""
-    letter = MARKER_LETTER.get(kind, kind[:1].upper())
-    if kind == "port_closed":
-        circle(d, p, rr, (255, 255, 255), col, max(2, round(rr * 0.3)))
-        ink = theme.INK
-    else:
-        circle(d, p, rr, col, theme.INK, 1)
-        ink = theme.text_on(col)
-    text(d, p, letter, font(round(rr * 1.3), bold=True), ink, role="marker")
-
-
-def _location_up(art: HexArt, exit_angles: list[float]) -> bool:
-    """Whether the place name goes above the centre (else below)."""
-    top_busy = sum(1 for a in exit_angles if 180.0 < a < 360.0)
-    bottom_busy = sum(1 for a in exit_angles if 0.0 < a < 180.0)
-    has_phase_values = any(isinstance(n.revenue, dict) for n in art.geometry.nodes())
-    return art.kind == "offboard" or has_phase_values or top_busy < bottom_busy
-
-
-def draw_location(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> None:
-    """The place name, drawn after all hexes so neighbours do not cover it."""
-    if not art.location:
-        return
-    exit_angles = [
-        lay.edge_angle(ep[1])
-        for p in rotated_paths(art.geometry, art.rotation)
-        for ep in (p.a, p.b)
-        if ep[0] == "edge"
-    ]
-    r = lay.radius
-    name = art.location or ""
-    up = _location_up(art, exit_angles)
-    dy = 0.7 * r if lay.orientation == "pointy" else 0.72 * lay.apothem
-    y = c[1] - dy if up else c[1] + dy
-    max_w = r * (1.1 if lay.orientation == "pointy" else 1.3)
-    size = fit_font_size(name, max_w, round(r * 0.18), False, minimum=7)
-    lines = [name]
-    if size < r * 0.15 and " / " in name:
-        lines = name.split(" / ", 1)
-        size = min(fit_font_size(x, max_w, round(r * 0.18), False, minimum=7) for x in lines)
-    ink = (255, 255, 255) if art.kind in ("offboard", "red_track") else theme.LOCATION_INK
-    halo = art.fill
-    f = font(size)
-    if len(lines) == 2:
-        step = size * 1.05
-        y = y + (step / 2 if up else -step / 2)
-        text(d, (c[0], y - step), lines[0], f, ink, halo=halo, halo_width=2, role="location")
-        text(d, (c[0], y), lines[1], f, ink, halo=halo, halo_width=2, role="location")
-    else:
-        text(d, (c[0], y), name, f, ink, halo=halo, halo_width=2, role="location")
+def hair(lay: HexLayout) -> int:
+    """A hairline's width: one output pixel at the 1870 map's size, more on larger hexes."""
+    return max(1, round(lay.radius / 40))

@@ -1,19 +1,49 @@
-"""The map image: every hex of the title, printed or tiled, with tokens and the last move."""
+"""The map image: every hex of the title, printed or tiled, with tokens and the last move.
+
+Drawn at SUPERSAMPLE times the output size: first the fixed parts of every hex (render.hexart:
+track, towns, cities, tokens, phase values), outlines, borders, highlights, margins and the
+legend (render.legend); the image is reduced (antialiased); an ink mask is taken from it; then
+render.labels places names, revenues, labels, markers, tile numbers and coordinates where the
+mask and the recorded discs leave room.  Text is drawn last, at output size.  Close-ups and
+regions (render.regions) are the same map limited to some hexes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engine.core.data import Hex, TitleData
 from engine.view import GameView, HexState
 from render import theme
-from render.draw import dashed_line, text, to_png
+from render.draw import (
+    dashed_line,
+    draw_deferred,
+    polyline,
+    record_shapes,
+    ring,
+    supersampled,
+    text,
+    to_png,
+)
 from render.fonts import font
-from render.hexart import HexArt, draw_hex, draw_location
+from render.hexart import HexArt, draw_hex
+from render.labels import (
+    HexLabels,
+    Placer,
+    place_discs,
+    place_location,
+    place_numbers,
+    place_revenues,
+    place_words,
+)
 from render.layout import HexLayout, Point, fit_layout
+
+__all__ = ["focus_hexes", "map_layout", "map_regions", "render_map", "render_map_image", "render_region"]
+from render.legend import draw_legend, legend_height, legend_keys
+from render.regions import focus_hexes, map_regions
 
 DEFAULT_WIDTH = 1600
 # A close-up (render_map(focus=...)) is drawn at twice the width Discord previews it on a phone
@@ -36,38 +66,14 @@ class MapGeometry:
         return self.layout.center(h.x, h.y)
 
 
+def render_region(view: GameView, region: str, *, size: int = FOCUS_WIDTH) -> bytes:
+    """PNG of one region of map_regions(view.data) (e.g. "A1-D9"), legible in a phone preview."""
+    hexes = map_regions(view.data)[region]
+    return render_map(view, focus=hexes, rings=0, size=size, caption=region)
+
+
 def _margin(width: int) -> int:
     return max(24, round(width * 0.025))
-
-
-def focus_hexes(
-    data: TitleData, focus: Iterable[str], rings: int = 1, min_cols: int = 4
-) -> tuple[str, ...]:
-    """The hexes of a close-up around `focus`: every hex within `rings` steps of a focus hex,
-    then every hex inside their bounding box, widened to at least `min_cols` hexes across."""
-    seen = [n for n in dict.fromkeys(focus) if n in data.hexes]
-    if not seen:
-        return ()
-    near = set(seen)
-    frontier = list(seen)
-    for _ in range(max(0, rings)):
-        nxt = []
-        for n in frontier:
-            for m in data.hexes[n].neighbors.values():
-                if m in data.hexes and m not in near:
-                    near.add(m)
-                    nxt.append(m)
-        frontier = nxt
-    xs = [data.hexes[n].x for n in near]
-    ys = [data.hexes[n].y for n in near]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    # grid units per hex across: 2 on pointy maps (doubled x), 1 on flat maps
-    want = (min_cols - 1) * (2 if data.layout == "pointy" else 1)
-    while x1 - x0 < want:
-        x0, x1 = x0 - 1, x1 + 1
-    return tuple(
-        n for n, h in data.hexes.items() if x0 <= h.x <= x1 and y0 <= h.y <= y1
-    )
 
 
 def map_layout(
@@ -178,7 +184,16 @@ def _art(
         phase=view.phase,
         phase_names=phase_names,
         corp_colors=colors,
+        name=h.name,
+        tile=st.tile if st is not None and st.tile and st.tile in data.tiles else None,
     )
+
+
+SUPERSAMPLE = 2  # track, circles and borders are drawn this many times larger, then reduced
+
+
+def _scaled(lay: HexLayout, k: int) -> HexLayout:
+    return HexLayout(lay.orientation, lay.radius * k, (lay.origin[0] * k, lay.origin[1] * k))
 
 
 def render_map_image(
@@ -191,61 +206,95 @@ def render_map_image(
     header: bool = True,
     focus: Iterable[str] = (),
     rings: int = 1,
+    legend: bool | None = None,
+    caption: str | None = None,
 ) -> Image.Image:
     """The map as a Pillow image (see render_map)."""
     data = view.data
     shown = focus_hexes(data, focus, rings) if focus else ()
     if size is None:
         size = FOCUS_WIDTH if shown else DEFAULT_WIDTH
+    if legend is None:
+        legend = not shown
     geo = map_layout(data, size, shown or None)
-    lay = geo.layout
-    img = Image.new("RGB", (geo.width, geo.height), theme.BACKGROUND)
-    d = ImageDraw.Draw(img)
+    k = SUPERSAMPLE
+    lay = _scaled(geo.layout, k)
     colors = _corp_colors(view)
     states = dict(view.hexes)
-    for k, v in _double_hex_partners(view).items():
-        states.setdefault(k, v)
-
+    for n, v in _double_hex_partners(view).items():
+        states.setdefault(n, v)
     reached = _reached(view)
     hexes = [data.hexes[n] for n in shown] if shown else list(data.hexes.values())
-    polys: dict[str, list[Point]] = {}
-    arts: list[tuple[Point, HexArt]] = []
-    for h in hexes:
-        name = h.name
-        c = lay.center(h.x, h.y)
-        art = _art(view, h, states.get(name), colors, reached)
-        poly = lay.polygon(c)
-        polys[name] = poly
-        d.polygon(poly, fill=art.fill)
-        draw_hex(d, lay, c, art)
-        arts.append((c, art))
+    arts = [(h, lay.center(h.x, h.y), _art(view, h, states.get(h.name), colors, reached))
+            for h in hexes]
+    names = {h.name for h in hexes}
+    emphasise = [n for n in emphasise if n in names]
+    last = [n for n in view.last_hexes if n in names] if highlight_last else []
+    borders = {str(b.get("type")) for h in hexes for b in h.borders}
+    keys = legend_keys((a for _, _, a in arts), impassable="impassable" in borders,
+                       double_hex="marker" in borders, last=bool(last),
+                       emphasis=bool(emphasise)) if legend else []
+    map_h = geo.height * k
+    img_h = round(map_h + legend_height(keys, geo.width * k, k))
+    img = Image.new("RGB", (geo.width * k, img_h), theme.BACKGROUND)
+    d = ImageDraw.Draw(img)
 
-    ow = max(1, round(lay.radius * 0.025))
-    for poly in polys.values():
-        d.polygon(poly, outline=theme.HEX_OUTLINE, width=ow)
-    _borders(d, lay, data, states, polys)
-    for c, art in arts:
-        draw_location(d, lay, c, art)
+    with supersampled(k) as pending, record_shapes() as shapes:
+        polys = {h.name: lay.polygon(c) for h, c, _ in arts}
+        for h, _, art in arts:
+            d.polygon(polys[h.name], fill=art.fill)
+        exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
+        ow = max(1, round(lay.radius * 0.025))
+        for poly in polys.values():  # one C call a hex (the corners' notches are sub-pixel)
+            d.line([*poly, poly[0]], fill=theme.HEX_OUTLINE, width=ow)
+        _borders(d, lay, data, states, polys)
+        hw = max(3.0, lay.radius * 0.09)
+        for name in emphasise:
+            ring(d, polys[name], theme.EMPHASIS, hw)
+        for name in last:
+            ring(d, polys[name], theme.HIGHLIGHT, hw)
+        if coordinates:
+            _coordinates(d, lay, hexes, _margin(size) * k)
+        if header:
+            title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
+            if shown:
+                where = caption or ", ".join(n for n in focus if n in data.hexes)
+                title = f"{data.title}  ·  {where}  ·  {view.round}"
+            f = font(round(geo.header * k * 0.45), bold=True)
+            text(d, (_margin(size) * k, geo.header * k * 0.45), title, f, theme.INK, anchor="lm")
+        if keys:
+            d.line([(0, map_h), (img.width, map_h)], fill=theme.HEX_OUTLINE, width=k)
+            draw_legend(d, keys, map_h, img.width, k)
+        out = img.reduce(k)
 
-    if coordinates:
-        _coordinates(d, lay, hexes, _margin(size))
-    if header:
-        title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
-        if shown:
-            title = f"{data.title}  ·  {', '.join(n for n in focus if n in data.hexes)}"
-            title += f"  ·  {view.round}"
-        f = font(round(geo.header * 0.45), bold=True)
-        text(d, (_margin(size), geo.header * 0.45), title, f, theme.INK, anchor="lm")
+        # where ink is: the reduced map against its bare hex fills (at output size)
+        blank = Image.new("RGB", out.size, theme.BACKGROUND)
+        bd = ImageDraw.Draw(blank)
+        for h, _, art in arts:
+            bd.polygon(geo.layout.polygon(geo.layout.center(h.x, h.y)), fill=art.fill)
+        mask = ImageChops.difference(out, blank).convert("L").point(_INK)
+        placer = Placer(d, mask, shapes)
+        todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
+        for hl in todo:  # names first: they are the widest
+            place_location(placer, hl)
+        for hl in todo:
+            place_revenues(d, placer, hl)
+        for hl in todo:
+            place_discs(d, placer, hl)
+        for hl in todo:
+            place_words(placer, hl)
+        for hl in todo:
+            place_numbers(placer, hl)
+    for b in placer.patches:  # the discs drawn while placing: reduce just their regions
+        x0, y0 = int(b[0] // k) * k, int(b[1] // k) * k
+        x1, y1 = int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k
+        out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
+    draw_deferred(ImageDraw.Draw(out), pending)
+    return out
 
-    hw = max(3, round(lay.radius * 0.09))
-    for name in emphasise:
-        if name in polys:
-            d.polygon(polys[name], outline=(30, 110, 230), width=hw)
-    if highlight_last:
-        for name in view.last_hexes:
-            if name in polys:
-                d.polygon(polys[name], outline=theme.HIGHLIGHT, width=hw)
-    return img
+
+def _INK(v: int) -> int:
+    return 255 if v > 24 else 0
 
 
 def render_map(
@@ -258,7 +307,9 @@ def render_map(
     header: bool = True,
     focus: Iterable[str] = (),
     rings: int = 1,
-    compress_level: int = 3,
+    legend: bool | None = None,
+    caption: str | None = None,
+    compress_level: int = 1,
 ) -> bytes:
     """PNG bytes of the map.
 
@@ -267,10 +318,16 @@ def render_map(
     focus: hex names (e.g. view.last_hexes) for a close-up around them instead of the whole
     map: the hexes within `rings` steps, at least 4 hexes across, so that revenues, token
     labels and names stay legible in Discord's phone preview (~400 px wide).  The full 1870
-    map is 21 hexes across, which no font size makes legible at that width.
+    map is 11½ hexes across and 15 rows, which no font size makes legible at that width.
     highlight_last: outline view.last_hexes (the last action) in magenta.
     emphasise: more hex names to outline in blue (e.g. a route or the hexes a command names).
-    coordinates: letters and numbers along the border.  header: the title / round / phase line.
+    coordinates: letters and numbers along the border (every hex also shows its coordinate
+    inside, small).  header: the title / round / phase line.
+    legend: a strip under the map naming every colour and mark it shows (default: on the full
+    map, off on a close-up).  caption: what the header names a close-up by (default: the
+    focus hexes).
+    Track, circles and borders are drawn at SUPERSAMPLE times the size and reduced (antialiased);
+    text is drawn at the output size afterwards.
     """
     img = render_map_image(
         view,
@@ -281,8 +338,10 @@ def render_map(
         header=header,
         focus=focus,
         rings=rings,
+        legend=legend,
+        caption=caption,
     )
-    return to_png(img, compress_level)
+    return to_png(img, compress_level, palette=True)
 
 
 def _borders(
@@ -292,7 +351,7 @@ def _borders(
     states: dict[str, HexState],
     shown: dict[str, list[Point]],
 ) -> None:
-    w = max(3, round(lay.radius * 0.09))
+    w = max(3.0, lay.radius * 0.09)
     for h in data.hexes.values():
         if h.name not in shown:
             continue
@@ -301,14 +360,15 @@ def _borders(
             e = int(b.get("edge", 0))
             a, z = lay.edge_segment(c, e)
             if b.get("type") == "impassable":
-                d.line([a, z], fill=theme.IMPASSABLE, width=w)
+                polyline(d, [a, z], theme.IMPASSABLE, w, caps=True)
             elif b.get("type") == "marker":
                 other = data.hexes.get(h.neighbors.get(e, ""))
                 if other is not None and other.color != "red" and h.color != "red":
                     # inside a double hex: a light dashed line instead of the hex edge
                     fill = theme.rgb(_fill_name(data, h, states))
-                    d.line([a, z], fill=fill, width=max(2, round(lay.radius * 0.05)))
-                    dashed_line(d, a, z, theme.HEX_OUTLINE, 1, lay.radius * 0.08, lay.radius * 0.08)
+                    polyline(d, [a, z], fill, max(2.0, lay.radius * 0.05))
+                    dashed_line(d, a, z, theme.HEX_OUTLINE, max(1, round(lay.radius / 40)),
+                                lay.radius * 0.08, lay.radius * 0.08)
 
 
 def _fill_name(data: TitleData, h: Hex, states: dict[str, HexState]) -> str:

@@ -37,6 +37,7 @@ MOUNTAIN: RGB = (120, 85, 50)
 TERRAIN_OTHER: RGB = (90, 120, 60)
 IMPASSABLE: RGB = (200, 30, 30)
 HIGHLIGHT: RGB = (235, 20, 200)  # last move outline (magenta: unlike any tile colour)
+EMPHASIS: RGB = (30, 110, 230)  # hexes a command names
 BLOCKED_FILL: RGB = (200, 196, 182)
 COORD_INK: RGB = (90, 90, 90)
 

@@ -12,7 +12,7 @@ These tests render real replayed positions at their real sizes, scale them to PR
 * token and market-chip colours still detectable in the downscaled image at their slot / chip
   positions.
 
-The full 1870 map (21 hexes across) cannot carry legible text at 400 px: its text is checked on
+The full 1870 map (11½ hexes across, 15 rows) cannot carry legible text at 400 px: its text is checked on
 the close-up (`render_map(view, focus=...)`) and only its token colours on the full map.
 """
 
@@ -30,12 +30,19 @@ from engine.view import GameView
 from render import render_map, render_market, theme
 from render.draw import TextMark, record_text
 from render.hexart import place_nodes, slot_centers, slot_radius
-from render.map import PHONE_PREVIEW_WIDTH, focus_hexes, map_layout, render_map_image
+from render.map import (
+    PHONE_PREVIEW_WIDTH,
+    focus_hexes,
+    map_layout,
+    map_regions,
+    render_map_image,
+)
 from render.market import market_layout, render_market_image
 
 PREVIEW = PHONE_PREVIEW_WIDTH  # 400
 MIN_NUMBER = 6.0  # px digit height of revenues and prices in the preview
 MIN_TOKEN = 5.0  # px digit height of token labels in the preview
+MIN_SMALL = 5.0  # px digit height of tile numbers, hex coordinates and place names
 MIN_CHIP_SHARE = 0.3  # share of a market chip's preview pixels still in its colour
 
 SHARED = Path("/work/shared/fixtures")
@@ -158,6 +165,41 @@ def test_closeup_text_is_legible_at_the_phone_preview(title: str, name: str, fra
         assert m.digit_height * scale >= MIN_TOKEN, m
         # and the ink really is that tall in the image (the recorder's box is the drawn text)
         assert (m.box[3] - m.box[1]) * scale >= MIN_TOKEN - 1, m
+    small = [m for m in marks if m.role in ("tile", "hexname", "location")]
+    assert {m.role for m in small} >= {"tile", "hexname"}
+    for m in small:
+        assert m.digit_height * scale >= MIN_SMALL, m
+
+
+@pytest.mark.parametrize(("title", "name", "frac"), CASES)
+def test_every_region_is_legible_at_the_phone_preview(title: str, name: str, frac: float) -> None:
+    """render_region: the map cut in regions of about 4 x 4 hexes, each legible at 400 px."""
+    view = view_of(title, name, frac)
+    regions = map_regions(view.data)
+    assert sum(len(h) for h in regions.values()) == len(view.data.hexes)
+    for hexes in regions.values():
+        with record_text() as marks:
+            img = render_map_image(view, focus=hexes, rings=0)
+        scale = PREVIEW / img.width
+        assert img.height * scale <= 450  # about square: the preview is not cut down by height
+        for m in marks:
+            if m.role == "revenue":
+                assert m.digit_height * scale >= MIN_NUMBER, m
+            elif m.role in ("token", "reserved"):
+                assert m.digit_height * scale >= MIN_TOKEN - 0.5, m
+            elif m.role in ("tile", "hexname", "location"):
+                assert m.digit_height * scale >= MIN_SMALL, m
+
+
+def test_full_map_text_needs_the_closeup() -> None:
+    """What the full 1870 map shows at 400 px: colours and track, but its text is below
+    legibility (this is why the bot posts the close-up and the regions)."""
+    view = view_of("1870", "1870_game_end_bank.json")
+    with record_text() as marks:
+        img = render_map_image(view)
+    scale = PREVIEW / img.width
+    heights = {m.role: m.digit_height * scale for m in marks if m.role in ("revenue", "hexname")}
+    assert heights["revenue"] < MIN_NUMBER and heights["hexname"] < MIN_SMALL
 
 
 @pytest.mark.parametrize(("title", "name", "frac"), CASES)

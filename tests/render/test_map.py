@@ -14,9 +14,11 @@ from PIL import Image
 from engine.core.data import TitleData, load_title_data
 from render import theme
 from render.demo import busy_view, make_view
+from render.draw import TextMark, record_text
 from render.hexart import slot_centers, slot_radius
-from render.layout import Point, lerp
+from render.layout import HexLayout, Point, lerp
 from render.map import map_layout, render_map, render_map_image
+from render.theme import RGB
 from tests.render.conftest import SIZE, dark, near, pixel
 
 
@@ -171,3 +173,69 @@ def test_river_and_flat_png() -> None:
     img = Image.open(io.BytesIO(png))
     assert img.size[0] == SIZE
     assert len(png) < 2_000_000
+
+
+def _marks_of(view: object, role: str, size: int = 1600) -> tuple[Image.Image, list[TextMark]]:
+    with record_text() as marks:
+        img = render_map_image(view, size=size)  # type: ignore[arg-type]
+    return img, [m for m in marks if m.role == role]
+
+
+def _ink_share(img: Image.Image, box: tuple[float, float, float, float], fill: RGB) -> float:
+    crop = img.crop((round(box[0]), round(box[1]), round(box[2]), round(box[3])))
+    px = list(crop.get_flattened_data())
+    return sum(1 for p in px if not near((p[0], p[1], p[2]), fill, 60)) / max(1, len(px))
+
+
+def _inside_hex(lay: HexLayout, c: Point, box: tuple[float, float, float, float]) -> bool:
+    """Every corner of the box inside the hex (a convex polygon, corners clockwise)."""
+    poly = lay.polygon(c)
+
+    def inside(x: float, y: float) -> bool:
+        for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1], strict=True):
+            if (bx - ax) * (y - ay) - (by - ay) * (x - ax) < 0:
+                return False
+        return True
+
+    return all(inside(x, y) for x in (box[0], box[2]) for y in (box[1], box[3]))
+
+
+@pytest.mark.parametrize(("title", "tile", "rot"), [("18MS", "57", 1), ("1870", "9", 0),
+                                                     ("18MEX", "8", 2)])
+def test_laid_tile_shows_its_number_in_ink_clear_of_track(title: str, tile: str, rot: int) -> None:
+    data = load_title_data(title)
+    h = _inner_hex(data)
+    if tile == "57":  # a city tile on a city hex
+        h = next(n for n, x in sorted(data.hexes.items())
+                 if x.kind == "city" and not x.geometry.cities[0].reserved_for)
+    view = make_view(title, tiles={h: (tile, rot)})
+    img, marks = _marks_of(view, "tile")
+    assert [m.text for m in marks] == [tile]
+    geo = map_layout(data, 1600)
+    c = geo.hex_center(data, h)
+    box = marks[0].box
+    assert _inside_hex(geo.layout, c, box)
+    assert box[3] - box[1] >= 6  # legible on the full map at full size
+    # the number is drawn: its box holds dark ink on the tile colour ...
+    assert 0.08 < _ink_share(img, box, theme.HEX_FILL["yellow"]) < 0.7
+    # ... and no track: the hex's track pixels stay out of the box
+    plain = render_map_image(make_view(title), size=1600)
+    assert _ink_share(plain, box, theme.HEX_FILL[data.hexes[h].color]) < 0.05
+
+
+@pytest.mark.parametrize("title", ["18MS", "1870", "18MEX"])
+def test_every_hex_shows_its_coordinate_inside(title: str) -> None:
+    data = load_title_data(title)
+    view = busy_view(title, seed=2)
+    img, marks = _marks_of(view, "hexname")
+    assert sorted(m.text for m in marks) == sorted(data.hexes)
+    geo = map_layout(data, 1600)
+    for m in marks:
+        c = geo.hex_center(data, m.text)
+        assert _inside_hex(geo.layout, c, m.box), m
+        assert m.box[3] - m.box[1] >= 5, m
+    # drawn where the recorder says: ink in the box of a plain hex's coordinate
+    plain = next(m for m in marks if data.hexes[m.text].kind == "plain"
+                 and m.text not in view.hexes)
+    fill = theme.HEX_FILL[data.hexes[plain.text].color]
+    assert _ink_share(img, plain.box, fill) > 0.05

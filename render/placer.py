@@ -1,0 +1,120 @@
+"""Free space on a map being drawn, for its labels (see render.labels)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+
+from PIL import Image, ImageDraw
+
+from render.draw import Box, ShapeMark, draw_scale
+from render.layout import Point
+
+
+class Placer:
+    """Free space on the map, for labels (see the module docstring).
+
+    The ink mask is at output size (`k` drawing pixels per mask pixel); boxes are given in
+    drawing pixels.  Discs drawn while placing are noted in `patches` so that the map can
+    downscale just those regions of its supersampled image."""
+
+    CELL = 64  # output pixels per cell of the index of recorded shapes
+
+    def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image, shapes: list[ShapeMark]) -> None:
+        self.d = d  # the supersampled map being drawn
+        # the ink mask ("L", output pixels, non-zero = ink) as bytes: a box is checked with a
+        # few slices, cheaper than cropping an image
+        self.w, self.h = mask.size
+        self.buf = bytearray(mask.tobytes())
+        self.k = draw_scale()
+        self.unplaced = 0  # labels that got only a spot covering something
+        self.patches: list[Box] = []
+        self._grid: dict[tuple[int, int], list[ShapeMark]] = {}
+        for m in shapes:
+            self._index(m)
+
+    def _cells(self, b: Box) -> Iterator[tuple[int, int]]:
+        c = self.CELL
+        for gx in range(int(b[0] // c), int(b[2] // c) + 1):
+            for gy in range(int(b[1] // c), int(b[3] // c) + 1):
+                yield (gx, gy)
+
+    def _index(self, m: ShapeMark) -> None:
+        for cell in self._cells(m.box):
+            self._grid.setdefault(cell, []).append(m)
+
+    def _out(self, b: Box) -> Box:
+        k = self.k
+        return (b[0] / k, b[1] / k, b[2] / k, b[3] / k)
+
+    def ink(self, b: Box) -> int:
+        """Ink pixels under box b (drawing pixels), one output pixel of margin included."""
+        x0, y0, x1, y1 = self._out(b)
+        x0, y0, x1, y1 = math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1
+        if x0 < 0 or y0 < 0 or x1 > self.w or y1 > self.h:
+            return 1 << 30
+        buf, w, n = self.buf, self.w, x1 - x0
+        return sum(n - buf.count(0, y * w + x0, y * w + x1) for y in range(y0, y1))
+
+    def covers(self, b: Box) -> bool:
+        """Whether b covers a recorded disc or box (city, token, bubble, label...)."""
+        o = self._out(b)
+        return any(m.hits(o) for cell in self._cells(o) for m in self._grid.get(cell, ()))
+
+    def choose(self, spots: Iterable[Point], box_at: Callable[[Point], Box],
+               force: bool, within: tuple[str, Point, float]) -> tuple[Point, int] | None:
+        """(spot, ink under it): the first spot whose box, inside the hex `within`, has no
+        ink; else the least-inked inside that covers nothing; with `force`, else the
+        least-inked anywhere that covers nothing, else the least-inked of all."""
+        best: tuple[int, Point] | None = None
+        outside: tuple[int, Point] | None = None
+        worst: tuple[int, Point] | None = None
+        for p in spots:
+            b = box_at(p)
+            inside = _box_within(b, within)
+            if not inside and not force:
+                continue
+            n = self.ink(b)
+            if n == 0 and inside:
+                return p, 0
+            if worst is None or n < worst[0]:
+                worst = (n, p)
+            if inside and (best is None or n < best[0]) and not self.covers(b):
+                best = (n, p)
+            elif force and not inside and (outside is None or n < outside[0]) \
+                    and not self.covers(b):
+                outside = (n, p)
+        if best is not None:
+            return best[1], best[0]
+        if force and outside is not None:
+            return outside[1], outside[0]
+        if force and worst is not None:
+            self.unplaced += 1
+            return worst[1], worst[0]
+        return None
+
+    def take(self, b: Box, kind: str = "label", disc: bool = False) -> None:
+        o = self._out(b)
+        if disc:
+            self.patches.append(b)
+        # the box is marked as ink (a disc's box too: a little more room around it)
+        x0, y0 = max(0, math.floor(o[0])), max(0, math.floor(o[1]))
+        x1, y1 = min(self.w, math.ceil(o[2])), min(self.h, math.ceil(o[3]))
+        if x1 > x0:
+            full = b"\xff" * (x1 - x0)
+            for y in range(y0, y1):
+                self.buf[y * self.w + x0:y * self.w + x1] = full
+        m = ShapeMark(kind, o, disc)
+        self._index(m)
+
+
+def _box_within(b: Box, hexc: tuple[str, Point, float]) -> bool:
+    """Every corner of box b inside the hex (orientation, centre, apothem)."""
+    orientation, (cx, cy), a = hexc
+    s3 = 0.8660254037844386
+    for x in (b[0] - cx, b[2] - cx):
+        for y in (b[1] - cy, b[3] - cy):
+            u, v = (abs(x), abs(y)) if orientation == "pointy" else (abs(y), abs(x))
+            if u > a or u * 0.5 + v * s3 > a:
+                return False
+    return True
