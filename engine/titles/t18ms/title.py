@@ -179,17 +179,14 @@ class Title18MS(Title):
                           pass_through_offboards=self.pass_through_offboards)
 
     def after_run(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
-        self._mark_rusting(game, rnd, corp)
-
-    def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
-        super().skip_step(game, rnd, step)
-        if step == "dividend":
-            self._mark_rusting(game, rnd, rnd.corp())
+        if rnd.turn.routes:
+            self._mark_rusting(game, rnd, corp)
 
     def _mark_rusting(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         """In the second OR of a set the trains removed at its end may no longer be bought once
-        their company has reached its dividend step (the site marks them in routes_revenue,
-        which its Dividend step calls also when skipped: a company that did not run too)."""
+        their company has run at least one route (the site marks them when it counts the
+        revenue of the company's routes; a company with no route, or that ran none, does not
+        mark its trains)."""
         if rnd.round_num == 2 and "allow_buy_rusting" not in self.options:
             name = f"{game.turn}+"
             marked: list[str] = game.state.extra["unbuyable"]  # type: ignore[assignment]
