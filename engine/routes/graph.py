@@ -2,7 +2,8 @@
 
 Nodes are the cities, towns and off-boards of every hex (its laid tile, or the printed
 geometry). Track is the tile paths; two hexes are joined where a path ends on edge e of one
-and a path ends on edge (e+3)%6 of the other (18MEX lanes: lane i of n meets lane n-1-i).
+and a path ends on edge (e+3)%6 of the other (18MEX lanes: lane i of n meets lane n-1-i; a
+single track meets lane 1 of 2, see `_lanes_meet`).
 
 For routes the graph is summarised as *links*: maximal runs of track from one node to another
 that pass through no node. Each link carries a bitmask of the track resources it uses (one
@@ -163,11 +164,13 @@ def _geometry(board: Board, hex_name: str) -> tuple[Geometry, int]:
     return tile.geometry, rotation % 6
 
 
-def _facing(lane: tuple[int, int] | None) -> tuple[int, int] | None:
-    if lane is None:
-        return None
-    count, index = lane
-    return (count, count - 1 - index)
+def _lanes_meet(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
+    """Whether track on lane `a` of an edge meets track on lane `b` of the facing edge (None:
+    a single track, one lane of one). Lane i of n meets lane n-1-i; of different widths, the
+    narrower side's lanes sit centred on the wider's (a single track meets lane 1 of 2, as
+    on the site: lane 0 of a two-lane edge meets no single track)."""
+    (wa, ia), (wb, ib) = sorted((a or (1, 0), b or (1, 0)))
+    return ia + (wb - wa) // 2 == wb - 1 - ib
 
 
 def _build(board: Board) -> TrackGraph:
@@ -246,12 +249,11 @@ def _across(
     if not nb_ends:
         return ()
     edge = (ep[1] + 3) % 6
-    want = _facing(ep[2])
     out = []
     for other in nb_ends:
         if other[0] != "edge" or other[1] != edge:
             continue
-        if want is None or other[2] is None or other[2] == want:
+        if _lanes_meet(ep[2], other[2]):
             out.append((nb, edge, other[2]))
     return out
 

@@ -48,16 +48,28 @@ class Title18MS(Title):
         st = game.state
         if finished.kind == "draft":
             return self.stock_round(game)
-        if finished.kind == "stock":
-            return self.operating_round(game, 1)
+        last_or = int(st.extra["last_or"])  # type: ignore[call-overload]
         rnd: OperatingRound = finished  # type: ignore[assignment]
-        if game.or_number >= int(st.extra["last_or"]):  # type: ignore[call-overload]
+        # The end after the last OR is noticed only when a move is made while that round is
+        # under way or over (as on the site): an operating round with no company to operate
+        # passes with no move, so an empty last OR is followed by one more stock round.
+        if game.or_number >= last_or and (finished.kind == "stock" or not rnd.extra.get("empty")):
+            st.extra["end_noticed"] = True
+        if finished.kind == "stock":
+            return self._new_or(game, 1)
+        if game.or_number >= last_or and st.extra.get("end_noticed"):
             st.end_reason = "fixed_round"
             return None
         per_set = 3 if ("or_11" in self.options and game.turn == 5) else 2
         if rnd.round_num < per_set:
-            return self.operating_round(game, rnd.round_num + 1)
+            return self._new_or(game, rnd.round_num + 1)
         return self.stock_round(game)
+
+    def _new_or(self, game: Game, round_num: int) -> Round:
+        rnd = self.operating_round(game, round_num)
+        # finished as it starts: no company operates, no move is made in it
+        rnd.extra["empty"] = rnd.finished  # type: ignore[attr-defined]
+        return rnd
 
     # ------------------------------------------------------------ rounds
     def or_name(self, game: Game, rnd: OperatingRound) -> str:
@@ -167,17 +179,14 @@ class Title18MS(Title):
                           pass_through_offboards=self.pass_through_offboards)
 
     def after_run(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
-        self._mark_rusting(game, rnd, corp)
-
-    def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
-        super().skip_step(game, rnd, step)
-        if step == "dividend":
-            self._mark_rusting(game, rnd, rnd.corp())
+        if rnd.turn.routes:
+            self._mark_rusting(game, rnd, corp)
 
     def _mark_rusting(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         """In the second OR of a set the trains removed at its end may no longer be bought once
-        their company has reached its dividend step (the site marks them in routes_revenue,
-        which its Dividend step calls also when skipped: a company that did not run too)."""
+        their company has run at least one route (the site marks them when it counts the
+        revenue of the company's routes; a company with no route, or that ran none, does not
+        mark its trains)."""
         if rnd.round_num == 2 and "allow_buy_rusting" not in self.options:
             name = f"{game.turn}+"
             marked: list[str] = game.state.extra["unbuyable"]  # type: ignore[assignment]

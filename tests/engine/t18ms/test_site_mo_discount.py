@@ -3,22 +3,34 @@ the company can still buy a train, and the legal answer offers its discounted pu
 
 from __future__ import annotations
 
+from engine.routes.api import best_routes_for
 from tests.engine._helpers import do, draft, finish_stock_round, float_three, new_game, pass_
 
 
 def step_through(g, stop) -> None:
-    """Pass, run nothing, until `stop(g)`."""
+    """Until `stop(g)`: IC lays (cities and towns first) and runs its best routes; the others
+    pass and run nothing."""
     while not stop(g):
         lg = g.legal()
-        if "run_routes" in lg.kinds:
+        if lg.entity == "IC" and "run_routes" in lg.kinds:
+            routes = [r.model_dump(exclude_none=True) for r in best_routes_for(g).routes]
+            do(g, "IC", "run_routes", routes=routes)
+        elif "run_routes" in lg.kinds:
             do(g, lg.entity, "run_routes", routes=[])
+        elif lg.entity == "IC" and "lay_tile" in lg.kinds and lg.tiles:
+            hexes = g.title.data.hexes
+            hex_name, options = min(lg.tiles.items(), key=lambda kv: (
+                {"city": 0, "town": 1}.get(hexes[kv[0]].kind, 2), kv[0]))
+            do(g, "IC", "lay_tile", hex=hex_name, tile=options[0][0], rotation=options[0][1][0])
+        elif "dividend" in lg.kinds:
+            do(g, lg.entity, "dividend", kind="payout")
         else:
             pass_(g, lg.entity)
 
 
 def fr_train_step_with_mo(cash: int):
     """P3 M&O, P2 MC, P1 BS; SR1 floats IC, Fr, GMO; OR 1: IC buys three 2+, Fr the fourth;
-    OR 4 (second of its set): IC's 2+ trains are marked once it reaches its dividend step, so
+    OR 4 (second of its set): IC's 2+ trains are marked once it has run its routes, so
     no other company's train is for sale when Fr (P3) buys the M&O and reaches its train step."""
     g = new_game(3)
     draft(g, "M&O", "MC", "BS")
