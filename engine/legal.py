@@ -212,9 +212,10 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
                 if n < limit_tiles:
                     acts.append({**e, "type": "lay_tile", "hex": hex_name, "tile": copy_id, "rotation": r})
                     n += 1
+    listed = {c.get("entity") for c in lg.choices if c.get("type") == "lay_tile"}
     for company, kind in lg.company_abilities:
-        if kind != "lay_tile" or game.round.kind != "operating":
-            continue
+        if kind != "lay_tile" or game.round.kind != "operating" or company in listed:
+            continue  # (a title that lists a private's lays among its choices lists them all)
         corp = game.round.corp()  # type: ignore[attr-defined]
         n = 0
         for hex_name, opts in tile_options(game, corp).items():
