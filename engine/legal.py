@@ -184,9 +184,9 @@ def train_options(game: Game, corp: Any) -> list[tuple[str, str, int, int, str]]
 
 def candidate_actions(game: Game, *, limit_tiles: int = 40,
                       legal: Legal | None = None) -> list[dict[str, Any]]:
-    """Concrete actions built from the legal answer (`legal`, when the caller has it already;
-    not all are guaranteed affordable: callers apply them and treat EngineError as "not legal
-    after all")."""
+    """Concrete actions built from the legal answer (`legal`, when the caller has it already),
+    each one the engine accepts: tests/engine/test_legal_property.py checks it at positions
+    of random games and of the fixtures. Tile lays are capped at `limit_tiles`."""
     lg = legal if legal is not None else legal_moves(game)
     if not lg.kinds:
         return []
