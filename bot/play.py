@@ -148,24 +148,54 @@ class ServicePlay(ServiceCore):
         return tuple(kinds)
 
     async def end_game(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
-        """End the game now, scored as it stands: the creator's (or an admin's) decision for
-        the players, never a move of the game."""
+        """End the game now, scored as it stands: a decision of the game's creator (or an
+        admin), or of all its players - another player's /end is a vote on the game as it
+        stands (a move makes the votes stale), and the last vote ends it. Never a move of the
+        game. The first vote at a position pings the others; later ones do not."""
         async with self._locks[game_id]:
             if interaction_id and await self.store.interaction_seen(interaction_id):
                 return Reply("This command was already handled.", ephemeral=True)
             record = await self.game_record(game_id)
-            if who.user_id != record.creator_id and not who.is_admin:
-                raise BotError("Only the game's creator or a server admin can end it early.")
             if record.status != "active":
                 raise BotError(f"Game #{game_id} is {record.status}: there is nothing to end.")
-            live = await self._live(game_id)
             me = record.player_by_user(who.user_id)
+            decides = who.user_id == record.creator_id or who.is_admin
+            if not decides and me is None:
+                raise BotError("Only the game's players (all of them agreeing), its creator or a "
+                               "server admin can end it early.")
+            live = await self._live(game_id)
+            if not decides:
+                vote = await self._end_vote(live, who)
+                if vote is not None:
+                    return vote
             entity = me.engine_id if me else record.seated[0].engine_id
             action = {"type": "end_game", "entity": entity, "entity_type": "player"}
             reply, draw = await self._apply(live, who, action, interaction_id, agreed=True)
         self._draw(reply, draw)
-        reply.text = f"**{who.name}** ends the game.\n" + reply.text.split("\n", 1)[-1]
+        head = f"**{who.name}** ends the game." if decides else "All players agree: the game ends."
+        reply.text = head + "\n" + reply.text.split("\n", 1)[-1]
         return reply
+
+    async def _end_vote(self, live: Live, who: Who) -> Reply | None:
+        """Record a player's vote to end the game; None once every seated player has voted."""
+        record = live.record
+        new, votes = await self.store.vote_end(record.id, who.user_id, len(live.records))
+        waiting = [p for p in record.seated if p.user_id not in votes]
+        if not waiting:
+            return None
+        names = ", ".join(p.name for p in waiting)
+        if not new:
+            return Reply(f"You have already voted to end the game; waiting for {names}.",
+                         ephemeral=True)
+        first = len(votes) == 1
+        voted = len(record.seated) - len(waiting)
+        text = (f"**{who.name}** votes to end the game now, scored as it stands "
+                f"({voted} of {len(record.seated)}). ")
+        if first:
+            pings = " ".join(f"<@{p.user_id}>" for p in waiting)
+            text += f"{pings}: type /end to agree (any move cancels the vote)."
+            return Reply(text, mention=tuple(p.user_id for p in waiting))
+        return Reply(text + f"Waiting for {names}.", mention=())
 
     async def undo(self, who: Who, game_id: int, *, interaction_id: str | None) -> Reply:
         """Undo the latest move: freely if it was yours, else with its author's consent."""

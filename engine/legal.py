@@ -98,7 +98,37 @@ def legal_moves(game: Game) -> Legal:
     extras = getattr(t, "legal_extras", None)
     if extras is not None:  # a title may add its own decisions (and adjust the answer above)
         extras(game, base)
+    if rnd.kind == "operating" and etype == "corporation":
+        affordable(game, base)
     return Legal(**base)
+
+
+def affordable(game: Game, base: dict[str, Any]) -> None:
+    """Keep only what the operating corporation can pay for, as the engine checks it when the
+    move is made: tokens and privates within its treasury, and trains within the treasury or
+    the money the shortfall rules add (the president's in a forced purchase, a title's loan),
+    found by a dry run of `cover_shortfall` with every balance put back."""
+    rnd: Any = game.round
+    corp = game.state.corporations.get(str(base["entity"]))
+    if corp is None or rnd.finished or corp is not rnd.corp():
+        return
+    t: Any = game.title
+    cash = corp.cash
+    if base.get("token_cities"):
+        base["token_cities"] = [(city, cost) for city, cost in base["token_cities"] if cost <= cash]
+    if base.get("companies"):
+        base["companies"] = [(c, lo, min(hi, cash)) for c, lo, hi in base["companies"] if lo <= cash]
+    if not base.get("trains"):
+        return
+    out = []
+    for tid, face, lo, hi, seller in base["trains"]:
+        train = t.find_train(game, corp, tid)
+        if lo > cash and t.shortfall_error(game, rnd, corp, train, lo):
+            continue  # beyond the treasury, and nobody may add the rest
+        if hi > cash and t.shortfall_error(game, rnd, corp, train, hi):
+            hi = max(lo, cash)
+        out.append((tid, face, lo, hi, seller))
+    base["trains"] = out
 
 
 def tile_options(game: Game, corp: Any, *, lay: dict[str, Any] | None = None
@@ -154,9 +184,9 @@ def train_options(game: Game, corp: Any) -> list[tuple[str, str, int, int, str]]
 
 def candidate_actions(game: Game, *, limit_tiles: int = 40,
                       legal: Legal | None = None) -> list[dict[str, Any]]:
-    """Concrete actions built from the legal answer (`legal`, when the caller has it already;
-    not all are guaranteed affordable: callers apply them and treat EngineError as "not legal
-    after all")."""
+    """Concrete actions built from the legal answer (`legal`, when the caller has it already),
+    each one the engine accepts: tests/engine/test_legal_property.py checks it at positions
+    of random games and of the fixtures. Tile lays are capped at `limit_tiles`."""
     lg = legal if legal is not None else legal_moves(game)
     if not lg.kinds:
         return []
@@ -182,9 +212,10 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
                 if n < limit_tiles:
                     acts.append({**e, "type": "lay_tile", "hex": hex_name, "tile": copy_id, "rotation": r})
                     n += 1
+    listed = {c.get("entity") for c in lg.choices if c.get("type") == "lay_tile"}
     for company, kind in lg.company_abilities:
-        if kind != "lay_tile" or game.round.kind != "operating":
-            continue
+        if kind != "lay_tile" or game.round.kind != "operating" or company in listed:
+            continue  # (a title that lists a private's lays among its choices lists them all)
         corp = game.round.corp()  # type: ignore[attr-defined]
         n = 0
         for hex_name, opts in tile_options(game, corp).items():
@@ -223,32 +254,34 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
         acts.append({**e, "type": "pass"})
     if "bankrupt" in lg.kinds:
         acts.append({**e, "type": "bankrupt"})
-    titled_sales = any(c.get("type") == "sell_shares" and c.get("entity_type") == "player"
-                       for c in lg.choices)
-    needed = getattr(game.title, "ebuy_needed", None)
-    corp_now = st.corporations.get(lg.entity)
-    short = True
-    if needed is not None and corp_now is not None and lg.player:
-        # never offer a sale once the company and its president have the cheapest train's price
-        short = corp_now.cash + st.player(lg.player).cash < needed(game)
-    if ("sell_shares" in lg.kinds and lg.entity_type != "player" and lg.player and not titled_sales
-            and short):
-        # forced train purchase: the president may sell (unless the title lists the sales
-        # it allows among its choices), what the rules of such a sale allow
-        from engine.flow.or_steps import StepRules
-
-        # the shared sale rules, unless the title sells its own way
-        check = (game.title.forced_sale_error
-                 if getattr(type(game.title), "emergency_sell", None) is StepRules.emergency_sell else None)
-        for corp in st.corporations.values():
-            for c in corp.certs:
-                if c.owner == lg.player and not c.president:
-                    sale = {"entity": lg.player, "entity_type": "player", "type": "sell_shares",
-                            "shares": [c.id], "percent": c.percent}
-                    rnd: Any = game.round
-                    if check is not None and corp_now is not None and check(
-                            game, rnd, corp_now, lg.player, parse_action(sale)) is not None:
-                        continue
-                    acts.append(sale)
-    _ = shares
+    acts.extend(_forced_sales(game, lg))
     return acts
+
+
+def _forced_sales(game: Game, lg: Legal) -> list[dict[str, Any]]:
+    """A forced train purchase under the shared sale rules (StepRules.emergency_sell): the
+    president's single-certificate sales those rules allow, while the company and he are short
+    of the cheapest train. A title that sells its own way lists every sale it allows among its
+    choices, and none is guessed here."""
+    from engine.flow.or_steps import StepRules
+
+    st = game.state
+    corp_now = st.corporations.get(lg.entity)
+    if ("sell_shares" not in lg.kinds or lg.entity_type == "player" or not lg.player
+            or corp_now is None
+            or getattr(type(game.title), "emergency_sell", None) is not StepRules.emergency_sell
+            or any(c.get("type") == "sell_shares" and c.get("entity_type") == "player" for c in lg.choices)):
+        return []
+    needed = getattr(game.title, "ebuy_needed", None)
+    if needed is not None and corp_now.cash + st.player(lg.player).cash >= needed(game):
+        return []  # never a sale once the company and its president have the cheapest train's price
+    rnd: Any = game.round
+    out = []
+    for corp in st.corporations.values():
+        for c in corp.certs:
+            if c.owner == lg.player and not c.president:
+                sale = {"entity": lg.player, "entity_type": "player", "type": "sell_shares",
+                        "shares": [c.id], "percent": c.percent}
+                if game.title.forced_sale_error(game, rnd, corp_now, lg.player, parse_action(sale)) is None:
+                    out.append(sale)
+    return out

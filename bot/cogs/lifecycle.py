@@ -54,7 +54,7 @@ class Lifecycle(commands.Cog):
         await run(interaction, "abandon")
 
     @app_commands.command(
-        name="end", description="End this game now, scored as it stands (its creator or admins)"
+        name="end", description="End this game now, scored as it stands (all players agreeing, its creator or admins)"
     )
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "end")

@@ -1,4 +1,5 @@
-"""The bot's SQLite repository: games, seated players, the action log, undo requests.
+"""The bot's SQLite repository: games, seated players, the action log, undo requests and
+votes to end a game early.
 
 All SQL of the bot lives here. Every query is parameterised; every write that belongs to one
 move happens in one transaction.
@@ -426,3 +427,27 @@ class Store:
             (status, request_id),
         )
         return (cur.rowcount or 0) > 0
+
+    # -- votes to end a game early ----------------------------------------------------------
+
+    async def vote_end(self, game_id: int, user_id: int, log_length: int) -> tuple[bool, set[int]]:
+        """Record `user_id`'s vote to end the game at this log length. Returns whether it is new
+        (not cast at this position already) and every user whose vote stands at it."""
+        async with self._transaction():
+            async with self._db.execute(
+                "SELECT log_length FROM end_votes WHERE game_id = ? AND user_id = ?",
+                (game_id, user_id),
+            ) as cur:
+                r = await cur.fetchone()
+            new = r is None or int(r[0]) != log_length
+            await self._db.execute(
+                "INSERT OR REPLACE INTO end_votes (game_id, user_id, log_length, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, user_id, log_length, _now()),
+            )
+            async with self._db.execute(
+                "SELECT user_id FROM end_votes WHERE game_id = ? AND log_length = ?",
+                (game_id, log_length),
+            ) as cur:
+                rows = await cur.fetchall()
+        return new, {int(row[0]) for row in rows}

@@ -212,7 +212,11 @@ async def test_only_the_creator_ends_a_game_early(tmp_path: Path) -> None:
 
         bob = Ctx(Who(local_user_id("bob"), "bob"), None, s.channel_id)  # not an admin
         reply = await s.commands.run("end", bob)
-        assert "Only the game's creator" in reply.text
+        assert "votes to end" in reply.text, reply.text  # a vote, not an end
+        assert (await store.game(1)).status == "active"  # type: ignore[union-attr]
+        dan = Ctx(Who(local_user_id("dan"), "dan"), None, s.channel_id)  # not a player
+        reply = await s.commands.run("end", dan)
+        assert "Only the game's players" in reply.text, reply.text
         out = await s.handle("alice: end")
         assert "alice ends the game" in out and "Game over" in out, out
         record = await store.game(1)
@@ -223,6 +227,47 @@ async def test_only_the_creator_ends_a_game_early(tmp_path: Path) -> None:
     try:
         live = await s.service._live(1)
         assert live.game.finished
+    finally:
+        await store.close()
+
+
+async def test_all_players_agreeing_end_a_game_early(tmp_path: Path) -> None:
+    """Ending early is a decision of all players (or the creator): each player's /end is a
+    vote on the position as it stands; the first pings the others once, a move cancels the
+    votes, and the last vote ends the game."""
+    from bot.commands import Ctx
+    from bot.local import local_user_id
+    from bot.service import Who
+    from engine import Game
+    from engine.io.export18xx import export_game
+
+    path = tmp_path / "fresh.json"
+    path.write_text(json.dumps(export_game(Game("18MS", ["1", "2", "3"]))))
+    store, s = await _session(tmp_path)
+    try:
+        out = await s.handle(f"dan: import {path} 1=alice 2=bob 3=cy")  # dan creates, not seated
+        assert "Imported" in out, out
+
+        def ctx(name: str) -> Ctx:
+            return Ctx(Who(local_user_id(name), name), None, s.channel_id)  # not admins
+
+        first = await s.commands.run("end", ctx("bob"))
+        assert "votes to end" in first.text and "1 of 3" in first.text, first.text
+        assert set(first.mention) == {local_user_id("alice"), local_user_id("cy")}
+        again = await s.commands.run("end", ctx("bob"))
+        assert again.ephemeral and "already voted" in again.text and not again.mention
+        moved = await s.handle("cy: bid M&O 70")  # a move: the votes are stale
+        assert "M&O" in moved and "not your turn" not in moved, moved
+        assert (await store.game(1)).status == "active"  # type: ignore[union-attr]
+        renewed = await s.commands.run("end", ctx("bob"))
+        assert "1 of 3" in renewed.text, renewed.text
+        second = await s.commands.run("end", ctx("cy"))
+        assert "2 of 3" in second.text and not second.mention, second.text
+        assert (await store.game(1)).status == "active"  # type: ignore[union-attr]
+        last = await s.commands.run("end", ctx("alice"))
+        assert "All players agree" in last.text and "Game over" in last.text, last.text
+        record = await store.game(1)
+        assert record is not None and record.status == "finished"
     finally:
         await store.close()
 

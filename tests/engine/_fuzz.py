@@ -234,7 +234,9 @@ def fuzz_title(title: str, total: int, *, seed: int = 1, quick: bool = False) ->
     pos = positions(title, seed=seed, per_fixture=(0.5,) if quick else (0.5, 0.95),
                     random_moves=(40,) if quick else (60, 250))
     tally = Tally()
-    each = max(1, total // len(pos))
-    for label, g in pos:
-        tally.merge(fuzz_position(g, rng, each, f"{title} {label}"))
+    each, extra = divmod(total, len(pos))  # `total` in all, spread over the positions
+    for i, (label, g) in enumerate(pos):
+        count = each + (1 if i < extra else 0)
+        if count:
+            tally.merge(fuzz_position(g, rng, count, f"{title} {label}"))
     return tally

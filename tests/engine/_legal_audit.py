@@ -39,13 +39,15 @@ def audit_position(g: Game, label: str, audit: Audit) -> None:
             audit.refused.append(f"{label}: {json.dumps(act)[:160]}: [{err.rule}] {err}")
 
 
-def random_positions(title: str, seed: int, moves: int, every: int) -> Iterator[tuple[str, Game]]:
-    """Positions of a random game (the engine's random legal play), every `every` moves."""
+def random_positions(title: str, seed: int, moves: int, every: int, start: int = 0
+                     ) -> Iterator[tuple[str, Game]]:
+    """Positions of a random game (the engine's random legal play), every `every` moves from
+    move `start`."""
     from engine.randomplay import random_game
 
     full = random_game(title, seed=seed, players=PLAYERS[title], max_actions=moves, undo=False)
     actions = full.export_actions()
-    for n in range(0, len(actions), every):
+    for n in range(start, len(actions), every):
         g = Game(title, full.players, full.options)
         g.load_log(actions[:n])
         yield f"{title} random seed {seed} after {n}", g
@@ -63,10 +65,10 @@ def fixture_positions(title: str, every: int) -> Iterator[tuple[str, Game]]:
 
 
 def audit_title(title: str, *, seeds: tuple[int, ...] = (1, 2), moves: int = 300, every: int = 3,
-                fixture_every: int = 25) -> Audit:
+                fixture_every: int = 25, start: int = 0) -> Audit:
     audit = Audit()
     for seed in seeds:
-        for label, g in random_positions(title, seed, moves, every):
+        for label, g in random_positions(title, seed, moves, every, start):
             audit_position(g, label, audit)
     if fixture_every:
         for label, g in fixture_positions(title, fixture_every):

@@ -215,6 +215,25 @@ def test_1870_connection_choice_only_when_a_connection_run_is_due() -> None:
         pytest.fail("no floated corporation with a destination at this position")
 
 
+def test_1870_connection_choice_is_refused_wherever_none_is_due() -> None:
+    """Without the fixtures: at positions of a random 1870 game where the legal answer offers
+    no `choose`, choosing Map (a free destination token) is refused for every company and
+    the state and the log stay as they were."""
+    from tests.engine._legal_audit import random_positions
+
+    tried = 0
+    for _label, g in random_positions("1870", seed=1, moves=330, every=15, start=120):
+        if g.finished or "choose" in g.legal().kinds:
+            continue
+        for corp in g.state.corporations.values():
+            if corp.floated and not corp.closed:
+                err = refused(g, {"type": "choose", "entity": corp.id, "entity_type": "corporation",
+                                  "choice": "Map"})
+                assert err.rule, str(err)
+                tried += 1
+    assert tried > 10
+
+
 # ------------------------------------------------------------------ import validation
 def _export(**over: Any) -> dict[str, Any]:
     base: dict[str, Any] = {"title": "18MS", "players": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"},

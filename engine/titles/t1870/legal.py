@@ -155,17 +155,32 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
 
 def _train_options(game: Game, corp: Any, trains: list[tuple[str, str, int, int, str]]
                    ) -> list[tuple[str, str, int, int, str]]:
-    """Add the open market's trains (any company may buy them at face value); in a forced
-    purchase the president must fund, only the cheapest bank or market train."""
+    """Add the open market's trains (any company may buy them at face value). In a forced
+    purchase the president must fund, only the cheapest bank or market train; in one the
+    treasury can pay, no dearer bank or market train beyond the treasury, and another
+    company's train only within the treasury (a price beyond it is the president's money,
+    which goes only to the cheapest train)."""
     t: Any = game.title
     rnd: Any = game.round
     out = list(trains)
     if t.room(game, corp):
         out += [(tr.id, tr.name, tr.price, tr.price, "market") for tr in t.market_trains(game)]
     cheapest = t.cheapest_available(game)
-    if t.must_buy_train(game, rnd, corp) and cheapest is not None and cheapest > corp.cash:
-        out = [o for o in out if o[4] in ("bank", "market") and o[2] == cheapest]
-    return out
+    if not t.must_buy_train(game, rnd, corp) or cheapest is None:
+        return out
+    if cheapest > corp.cash:  # the president must fund it: only the cheapest train
+        return [o for o in out if o[4] in ("bank", "market") and o[2] == cheapest]
+    kept = []
+    for tid, face, lo, hi, seller in out:
+        if seller in ("bank", "market"):
+            if lo > corp.cash and lo > cheapest:
+                continue
+        else:
+            hi = min(hi, corp.cash)
+            if lo > hi:
+                continue
+        kept.append((tid, face, lo, hi, seller))
+    return kept
 
 
 def _tile_options(game: Game, corp: Any, opts: dict[str, list[tuple[str, list[int]]]]

@@ -20,10 +20,12 @@ from engine.titles.t18mex.operating import (
     CDB,
     COPPER_CANYON,
     COPPER_CANYON_TILE,
+    DOUBLE_HEX,
     KCMO,
     KCMO_DISCOUNT,
     MINOR_TRAINS,
     NDM,
+    PUEBLA,
     MexOperatingRules,
 )
 from engine.titles.t18mex.variants import BAJA, baja_data
@@ -481,6 +483,9 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                 base["company_abilities"] = []
                 choices = self._interrupt_choices(game, pending)
             else:
+                if base.get("tiles") and self.terrain_cost(game, rnd.corp(), PUEBLA) > rnd.corp().cash:
+                    # either half of the double hex charges Puebla's cost
+                    base["tiles"] = {h: o for h, o in base["tiles"].items() if h not in DOUBLE_HEX}
                 if base.get("trains"):  # other companies' trains: this title's price limits
                     corp = rnd.corp()
                     trains = {t.id: t for t in game.state.trains}
@@ -490,11 +495,15 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
                         for tid, face, lo, hi, seller in base["trains"]]
                     base["trains"] = [t for t in base["trains"] if t[2] <= t[3] and not (
                         t[4] == "bank" and self.depot_closed_this_turn(game, rnd))]
+                    if self.must_buy_train(game, rnd, corp):  # beyond the treasury, only the cheapest
+                        cheapest = min((t[2] for t in base["trains"] if t[4] == "bank"), default=0)
+                        base["trains"] = [t for t in base["trains"] if not (
+                            t[4] == "bank" and t[2] > corp.cash and t[2] > cheapest)]
                 choices = self._kcmo_choices(game, rnd, rnd.corp())
-                if "sell_shares" in base["kinds"] and base["entity_type"] == "corporation":
-                    choices += self.ebuy_sales(game, rnd, rnd.corp())  # the president's forced sales
                 if choices:
                     base["company_abilities"] = [*base.get("company_abilities", []), (KCMO, "lay_tile")]
+                if "sell_shares" in base["kinds"] and base["entity_type"] == "corporation":
+                    choices += self.ebuy_sales(game, rnd, rnd.corp())  # the president's forced sales
                 cdb = self.cdb_token_choices(game, rnd, rnd.corp())
                 if cdb:
                     base["company_abilities"] = [*base.get("company_abilities", []), (CDB, "place_token")]
