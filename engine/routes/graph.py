@@ -194,7 +194,17 @@ class _Piece:
                                         tuple[tuple[int, ...], ...], tuple[NodeInfo, ...]]]
 
 
-_PIECES: dict[tuple[int, str, tuple[str, int] | None], _Piece] = {}
+# id(title data) -> (the data, hex -> the laid (tile, rotation) or None -> its piece)
+_PIECES: dict[int, tuple[TitleData, dict[str, dict[tuple[str, int] | None, _Piece]]]] = {}
+
+
+def _pieces_of(data: TitleData) -> dict[str, dict[tuple[str, int] | None, _Piece]]:
+    got = _PIECES.get(id(data))
+    if got is None or got[0] is not data:
+        if len(_PIECES) > 16:
+            _PIECES.clear()
+        got = _PIECES[id(data)] = (data, {h: {} for h in data.hexes})
+    return got[1]
 _ORDER: dict[int, tuple[TitleData, dict[str, int]]] = {}
 
 
@@ -222,13 +232,10 @@ def _crossings(piece: _Piece, hex_name: str, sig: tuple[tuple[tuple[int, int] | 
     return tuple(out)
 
 
-def _piece(board: Board, hex_name: str) -> _Piece:
+def _piece(board: Board, hex_name: str, known: dict[tuple[str, int] | None, _Piece]) -> _Piece:
+    """The piece of `hex_name` on `board`; `known`: the hex's pieces made so far, by laid tile."""
     data = board.data
     laid = board.tiles.get(hex_name)
-    key = (id(data), hex_name, None if laid is None else (laid[0], laid[1] % 6))
-    got = _PIECES.get(key)
-    if got is not None:
-        return got
     geom, rot = _geometry(board, hex_name)
     paths: list[tuple[EP, EP, bool]] = []
     ends: dict[EP, list[int]] = {}
@@ -270,9 +277,9 @@ def _piece(board: Board, hex_name: str) -> _Piece:
     got = _Piece(data, tuple(paths), tuple((ep, tuple(pids)) for ep, pids in ends.items()),
                  tuple(stubs), tuple(nodes), edges, {e: tuple(v) for e, v in by_edge.items()},
                  later, {}, {})
-    if len(_PIECES) > 50_000:
-        _PIECES.clear()
-    _PIECES[key] = got
+    if len(known) > 256:
+        known.clear()
+    known[laid] = got
     return got
 
 
@@ -284,8 +291,13 @@ def _build(board: Board) -> TrackGraph:
     paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
     stubs: list[tuple[int, ...]] = []
     pieces: dict[str, _Piece] = {}
-    for hex_name in data.hexes:
-        piece = pieces[hex_name] = _piece(board, hex_name)
+    known = _pieces_of(data)
+    tiles = board.tiles
+    for hex_name, of_hex in known.items():
+        piece = of_hex.get(tiles.get(hex_name))
+        if piece is None:
+            piece = _piece(board, hex_name, of_hex)
+        pieces[hex_name] = piece
         base, node_base = len(paths), len(nodes)
         placed = piece.placed.get((base, node_base))
         if placed is None:
@@ -296,7 +308,7 @@ def _build(board: Board) -> TrackGraph:
                 tuple(tuple(base + i for i in pids) for pids in piece.stubs),
                 tuple(NodeInfo(id=node_base + i, ref=ref, node=node, offboard=offboard)
                       for i, (ref, node, offboard) in enumerate(piece.nodes)))
-            if len(piece.placed) > 64:
+            if len(piece.placed) > 1024:
                 piece.placed.clear()
             piece.placed[(base, node_base)] = placed
         path_infos, all_ends[hex_name], piece_stubs, node_infos = placed
@@ -311,7 +323,7 @@ def _build(board: Board) -> TrackGraph:
     for hex_name, piece in pieces.items():
         if not piece.later:
             continue
-        sig = tuple(pieces[nb].by_edge.get(facing) for _, _, nb, facing in piece.later)
+        sig = tuple([pieces[nb].by_edge.get(facing) for _, _, nb, facing in piece.later])
         keys = piece.crossings.get(sig)
         if keys is None:
             keys = _crossings(piece, hex_name, sig)
