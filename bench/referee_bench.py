@@ -16,6 +16,12 @@ applied, lenient: logged values stand).
 
 The two sides run one after the other, fixture by fixture, so a change in the machine's load
 touches both alike. Each side's end result (players' values) is compared too.
+
+`--cpu` also compares CPU time per load (what a busy shared machine disturbs least): the site's
+from the Ruby processes' CPU (getrusage of children): a process loading the file n + 1 times
+minus one loading it once, over n, so start-up is not counted but reading and parsing the
+JSON of each load is; ours: `json.loads` of the file's text plus `import_game`, CPU time of this
+process.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,6 +57,34 @@ def site(path: Path, n: int) -> tuple[list[float], dict[str, Any], float]:
     return [float(x["ms"]) for x in lines], lines[-1], wall
 
 
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def site_cpu(path: Path, n: int) -> float:
+    """CPU ms of one warm load (and JSON parse) on the site's side."""
+    best = float("inf")
+    for _ in range(2):
+        t0 = _child_cpu()
+        site(path, 0)
+        t1 = _child_cpu()
+        site(path, n)
+        t2 = _child_cpu()
+        best = min(best, ((t2 - t1) - (t1 - t0)) / n * 1000)
+    return best
+
+
+def ours_cpu(text: str, n: int) -> float:
+    import_game(json.loads(text))
+    times = []
+    for _ in range(n):
+        t0 = time.process_time()
+        import_game(json.loads(text))
+        times.append((time.process_time() - t0) * 1000)
+    return statistics.median(times)
+
+
 def ours(data: dict[str, Any], n: int) -> tuple[list[float], dict[str, Any]]:
     game = import_game(data)
     times = []
@@ -65,6 +100,7 @@ def ours(data: dict[str, Any], n: int) -> tuple[list[float], dict[str, Any]]:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("-n", type=int, default=7, help="timed loads per side and fixture")
+    ap.add_argument("--cpu", action="store_true", help="also compare CPU time per load")
     ap.add_argument("fixtures", nargs="*")
     args = ap.parse_args()
     if not REFEREE.is_file():
@@ -74,9 +110,11 @@ def main() -> int:
              else sorted((SHARED / "fixtures").glob("*/*.json")))
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
           f"n = {args.n} per side\n")
+    cpu_head = " site CPU ms | ours CPU ms | CPU ratio |" if args.cpu else ""
     print("| fixture | actions | site cold ms | site median ms | ours median ms | ratio "
-          "| ruby process s | results agree |")
-    print("|---|---|---|---|---|---|---|---|")
+          f"| ruby process s | results agree |{cpu_head}")
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.cpu else ""))
+    cpu_ratios = []
     ratios = []
     tot_site = tot_ours = 0.0
     for path in paths:
@@ -88,11 +126,18 @@ def main() -> int:
         tot_site += s_med
         tot_ours += o_med
         agree = {str(k): v for k, v in (answer.get("result") or {}).items()} == result
+        cpu = ""
+        if args.cpu:
+            s_cpu, o_cpu = site_cpu(path, args.n), ours_cpu(path.read_text(), args.n)
+            cpu_ratios.append(s_cpu / o_cpu)
+            cpu = f" {s_cpu:.0f} | {o_cpu:.0f} | {s_cpu / o_cpu:.1f}× |"
         print(f"| {path.parent.name}/{path.name} | {len(data['actions'])} | {s_ms[0]:.0f} "
-              f"| {s_med:.1f} | {o_med:.1f} | {s_med / o_med:.1f}× | {wall:.1f} | {agree} |")
+              f"| {s_med:.1f} | {o_med:.1f} | {s_med / o_med:.1f}× | {wall:.1f} | {agree} |{cpu}")
     print(f"\nall fixtures: site {tot_site:.0f} ms, ours {tot_ours:.0f} ms, "
           f"{tot_site / tot_ours:.1f}× in total; lowest ratio {min(ratios):.1f}×; "
           f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if cpu_ratios:
+        print(f"CPU ratios: lowest {min(cpu_ratios):.1f}×, median {statistics.median(cpu_ratios):.1f}×")
     return 0
 
 
