@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.data import Geometry, Node, TitleData
 from engine.routes.types import Board, NodeRef
@@ -104,6 +105,8 @@ class TrackGraph:
     path_bits: dict[int, int] = field(default_factory=dict)
     nbits: int = 0
     _path_nodes: list[tuple[int, ...]] | None = None
+    # hex -> its numbered part (shared with other graphs where the hex and its numbering agree)
+    placed: dict[str, Any] = field(default_factory=dict)
 
     @property
     def path_nodes(self) -> list[tuple[int, ...]]:
@@ -311,6 +314,7 @@ def _build(board: Board) -> TrackGraph:
             if len(piece.placed) > 1024:
                 piece.placed.clear()
             piece.placed[(base, node_base)] = placed
+        g.placed[hex_name] = placed
         path_infos, all_ends[hex_name], piece_stubs, node_infos = placed
         paths.extend(path_infos)
         stubs.extend(piece_stubs)
@@ -558,12 +562,31 @@ def _walk_table(g: TrackGraph) -> list[_PathStep | None]:
     return g.walk_table
 
 
+# (id of the path's hex part, path id, ids of the parts of the hexes its edge ends face) ->
+# (those parts, the step): a step depends on nothing else, so graphs that share the parts share it
+_STEPS: dict[tuple[int, ...], tuple[tuple[Any, ...], _PathStep]] = {}
+
+
 def _path_step(g: TrackGraph, pid: int) -> _PathStep:
     """The walk's view of one path (made once per graph, on first use)."""
     table = _walk_table(g)
     step = table[pid]
     if step is None:
-        step = table[pid] = _make_step(g, g.paths[pid])
+        path = g.paths[pid]
+        neighbors = g.data.hexes[path.hex].neighbors
+        parts = (g.placed.get(path.hex), *[g.placed.get(neighbors.get(ep[1], ""))
+                                           for ep in (path.a, path.b) if ep[0] == "edge"])
+        key = (pid, *map(id, parts))
+        got = _STEPS.get(key)
+        if got is not None and all(a is b for a, b in zip(got[0], parts, strict=True)):
+            step = got[1]
+        else:
+            step = _make_step(g, path)
+            if parts[0] is not None:
+                if len(_STEPS) > 200_000:
+                    _STEPS.clear()
+                _STEPS[key] = (parts, step)
+        table[pid] = step
     return step
 
 
