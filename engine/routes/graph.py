@@ -583,7 +583,7 @@ def _path_step(g: TrackGraph, pid: int) -> _PathStep:
         else:
             step = _make_step(g, path)
             if parts[0] is not None:
-                if len(_STEPS) > 200_000:
+                if len(_STEPS) > 50_000:
                     _STEPS.clear()
                 _STEPS[key] = (parts, step)
         table[pid] = step
