@@ -191,6 +191,54 @@ def parse_action(data: dict[str, Any] | Any) -> Any:
 
 def _check_size(data: Any) -> None:
     """Refuse actions nested too deep or too big before validating them."""
+    if 0 <= _quick_size(data, 1) <= MAX_NODES:
+        return
+    _check_size_exactly(data)
+
+
+_BIG = 2**53
+
+
+def _quick_size(value: Any, depth: int) -> int:
+    """The values in `value` when plainly within every limit of `_check_size_exactly` (plain
+    dicts, lists, strings, numbers, None), else -1 (that check then finds what is wrong)."""
+    t = type(value)
+    if t is str:
+        return 1 if len(value) <= MAX_TEXT else -1
+    if t is int:
+        return 1 if -_BIG <= value <= _BIG else -1
+    if t is bool or t is float or value is None:
+        return 1
+    if t is dict:
+        if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
+            return -1
+        n = 1
+        for k, v in value.items():
+            if type(k) is not str or len(k) > 100:
+                return -1
+            tv = type(v)
+            if tv is str and len(v) <= MAX_TEXT or tv is bool or v is None:
+                n += 1
+                continue
+            m = _quick_size(v, depth + 1)
+            if m < 0:
+                return -1
+            n += m
+        return n
+    if t is list or t is tuple:
+        if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
+            return -1
+        n = 1
+        for v in value:
+            m = _quick_size(v, depth + 1)
+            if m < 0:
+                return -1
+            n += m
+        return n
+    return -1
+
+
+def _check_size_exactly(data: Any) -> None:
     count = 0
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.actions import dump_action, parse_action
+from engine.core import gcpause
 from engine.errors import EngineError, EngineFault
 from engine.flow.base import Round
 from engine.state import State
@@ -466,12 +467,13 @@ class Game:
         marks = self._marks(len(target), start)
         self._trusting = True
         try:
-            for k in range(start, len(target)):
-                if k in marks:
-                    self._checkpoints[k] = self._snapshot()
-                act = target[k]
-                self._process(act)
-                self._applied.append(act)
+            with gcpause.paused():
+                for k in range(start, len(target)):
+                    if k in marks:
+                        self._checkpoints[k] = self._snapshot()
+                    act = target[k]
+                    self._process(act)
+                    self._applied.append(act)
         finally:
             self._trusting = False
 
@@ -500,6 +502,11 @@ class Game:
         Raises EngineError naming the first rejected action; the game is then left at the
         state just before it.
         """
+        with gcpause.paused():
+            self._load_log(actions, before)
+
+    def _load_log(self, actions: Iterable[dict[str, Any] | Any],
+                  before: Callable[[Game, Any], None] | None) -> None:
         log = [parse_action(a) for a in actions]
         self.log = []
         self._undos = Undos()

@@ -131,10 +131,13 @@ class Title(OperatingRules):
     def cert_count(self, game: Game, pid: str) -> int:
         st = game.state
         n = 0
+        counts = self.cert_counts
         for corp in st.corporations.values():
-            if not self.counts_for_cert_limit(game, corp):
-                continue
-            n += sum(1 for c in corp.certs if c.owner == pid and self.cert_counts(corp, c))
+            held = [c for c in corp.certs if c.owner == pid]
+            # (whether a corporation counts is asked only where the player holds some: the
+            # titles' answers read the state and change nothing)
+            if held and self.counts_for_cert_limit(game, corp):
+                n += sum(1 for c in held if counts(corp, c))
         n += sum(1 for c in st.companies.values() if c.owner == pid and not c.closed)
         return n
 

@@ -22,7 +22,8 @@ class RevenueRules(OperatingHost):
         return RouteRules(phase=game.state.phase, pass_through_offboards=self.pass_through_offboards)
 
     def active_trains(self, game: Game, corp: Corporation) -> list[Train]:
-        return [t for t in game.state.trains if t.owner == corp.id and not t.gone]
+        cid = corp.id
+        return [t for t in game.state.trains if t.owner == cid and not t.gone]
 
     def train_spec(self, game: Game, train: Train) -> TrainSpec:
         from engine.routes.revenue import train_spec

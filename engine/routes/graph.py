@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.core.data import Geometry, Node, Path_, TitleData
+from engine.core.data import Geometry, Node, TitleData
 from engine.routes.types import Board, NodeRef
 
 # An endpoint inside one hex: ("edge", e, lane) with lane (count, index) or None,
@@ -105,6 +106,8 @@ class TrackGraph:
     path_bits: dict[int, int] = field(default_factory=dict)
     nbits: int = 0
     _path_nodes: list[tuple[int, ...]] | None = None
+    # hex -> its numbered part (shared with other graphs where the hex and its numbering agree)
+    placed: dict[str, Any] = field(default_factory=dict)
 
     @property
     def path_nodes(self) -> list[tuple[int, ...]]:
@@ -173,63 +176,169 @@ def _lanes_meet(a: tuple[int, int] | None, b: tuple[int, int] | None) -> bool:
     return ia + (wb - wa) // 2 == wb - 1 - ib
 
 
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """One hex's share of a track graph (its tile or printed geometry, rotated), with path
+    and node numbers local to the hex; the same for every board showing that tile there."""
+
+    data: TitleData  # held so that the cache key's id(data) stays this object's
+    paths: tuple[tuple[EP, EP, bool], ...]
+    ends: tuple[tuple[EP, tuple[int, ...]], ...]  # in the order the paths first reach them
+    stubs: tuple[tuple[int, ...], ...]  # per off-centre town: its paths sharing the stub
+    nodes: tuple[tuple[NodeRef, Node, bool], ...]  # (ref, node, off-board end)
+    edges: tuple[tuple[int, tuple[int, int] | None], ...]  # its edge ends (edge, lane)
+    by_edge: dict[int, tuple[tuple[int, int] | None, ...]]  # edge -> lanes of its edge ends
+    # its edge ends facing a hex later in the title's hex order: (edge, lane, neighbour, the
+    # neighbour's edge); the crossing there is numbered with this hex
+    later: tuple[tuple[int, tuple[int, int] | None, str, int], ...]
+    # the neighbours' lanes at those edges -> the crossings numbered with this hex, in order
+    crossings: dict[tuple[tuple[tuple[int, int] | None, ...] | None, ...],
+                    tuple[tuple[tuple[str, int, tuple[int, int] | None], ...], ...]]
+    # (first path id, first node id) -> its paths, ends, stubs and nodes numbered from there
+    # (a graph's parts are never changed once built, so graphs share them)
+    placed: dict[tuple[int, int], tuple[tuple[PathInfo, ...], dict[EP, list[int]],
+                                        tuple[tuple[int, ...], ...], tuple[NodeInfo, ...]]]
+
+
+# id(title data) -> (the data, hex -> the laid (tile, rotation) or None -> its piece)
+_PIECES: dict[int, tuple[TitleData, dict[str, dict[tuple[str, int] | None, _Piece]]]] = {}
+
+
+def _pieces_of(data: TitleData) -> dict[str, dict[tuple[str, int] | None, _Piece]]:
+    got = _PIECES.get(id(data))
+    if got is None or got[0] is not data:
+        if len(_PIECES) > 16:
+            _PIECES.clear()
+        got = _PIECES[id(data)] = (data, {h: {} for h in data.hexes})
+    return got[1]
+_ORDER: dict[int, tuple[TitleData, dict[str, int]]] = {}
+
+
+def _hex_order(data: TitleData) -> dict[str, int]:
+    got = _ORDER.get(id(data))
+    if got is None or got[0] is not data:
+        got = _ORDER[id(data)] = (data, {h: i for i, h in enumerate(data.hexes)})
+    return got[1]
+
+
+def _crossings(piece: _Piece, hex_name: str, sig: tuple[tuple[tuple[int, int] | None, ...] | None, ...]
+               ) -> tuple[tuple[tuple[str, int, tuple[int, int] | None], ...], ...]:
+    """The crossings numbered with this hex, given the neighbours' lanes at its later edges
+    (lane i of n meets lane n-1-i; an end without lanes meets any)."""
+    out = []
+    for (edge, lane, nb, facing), lanes in zip(piece.later, sig, strict=True):
+        if not lanes:
+            continue
+        want = _facing(lane)
+        mine = (hex_name, edge, lane)
+        for other_lane in lanes:
+            if want is None or other_lane is None or other_lane == want:
+                other = (nb, facing, other_lane)
+                out.append((mine, other) if hex_name < nb else (other, mine))
+    return tuple(out)
+
+
+def _piece(board: Board, hex_name: str, known: dict[tuple[str, int] | None, _Piece]) -> _Piece:
+    """The piece of `hex_name` on `board`; `known`: the hex's pieces made so far, by laid tile."""
+    data = board.data
+    laid = board.tiles.get(hex_name)
+    geom, rot = _geometry(board, hex_name)
+    paths: list[tuple[EP, EP, bool]] = []
+    ends: dict[EP, list[int]] = {}
+    terminal: set[NodeRef] = set()
+    for p in geom.paths:
+        a = _ep(p.a, p.a_lane, rot)
+        b = _ep(p.b, p.b_lane, rot)
+        pid = len(paths)
+        paths.append((a, b, bool(p.terminal)))
+        ends.setdefault(a, []).append(pid)
+        ends.setdefault(b, []).append(pid)
+        if p.terminal:
+            for e in (a, b):
+                if e[0] != "edge":
+                    terminal.add((hex_name, e[0], e[1]))
+    stubs = []
+    for town in geom.towns:
+        if town.loc is None:
+            continue
+        own_edge = (town.loc + rot) % 6
+        here: EP = ("town", town.index, None)
+        stubs.append(tuple(
+            pid for pid in ends.get(here, ())
+            if any(e[0] == "edge" and e[1] != own_edge for e in (paths[pid][0], paths[pid][1]))))
+    hex_offboard = data.hexes[hex_name].kind == "offboard"
+    nodes = []
+    for node in geom.nodes():
+        ref: NodeRef = (hex_name, node.kind, node.index)
+        nodes.append((ref, node, node.kind == "offboard" or hex_offboard or ref in terminal))
+    edges = tuple((ep[1], ep[2]) for ep in ends if ep[0] == "edge")
+    by_edge: dict[int, list[tuple[int, int] | None]] = {}
+    for edge, lane in edges:
+        by_edge.setdefault(edge, []).append(lane)
+    order = _hex_order(data)
+    here_at = order[hex_name]
+    neighbors = data.hexes[hex_name].neighbors
+    later = tuple((edge, lane, nb, (edge + 3) % 6) for edge, lane in edges
+                  for nb in [neighbors.get(edge)] if nb is not None and order.get(nb, -1) > here_at)
+    got = _Piece(data, tuple(paths), tuple((ep, tuple(pids)) for ep, pids in ends.items()),
+                 tuple(stubs), tuple(nodes), edges, {e: tuple(v) for e, v in by_edge.items()},
+                 later, {}, {})
+    if len(known) > 256:
+        known.clear()
+    known[laid] = got
+    return got
+
+
 def _build(board: Board) -> TrackGraph:
+    """The graph, hex by hex in the title's hex order (paths and nodes numbered in that order,
+    then a bit per hex-edge crossing in the order the hexes meet them, then a bit per stub)."""
     data = board.data
     g = TrackGraph(data=data)
-    terminal_nodes: set[NodeRef] = set()
-    stubs: list[tuple[int, ...]] = []  # per off-centre town: the ids of its paths sharing the stub
-    for hex_name, hex_ in data.hexes.items():
-        geom, rot = _geometry(board, hex_name)
-        ends: dict[EP, list[int]] = {}
-        p: Path_
-        for p in geom.paths:
-            a = _ep(p.a, p.a_lane, rot)
-            b = _ep(p.b, p.b_lane, rot)
-            pid = len(g.paths)
-            g.paths.append(PathInfo(pid, hex_name, a, b, bool(p.terminal)))
-            ends.setdefault(a, []).append(pid)
-            ends.setdefault(b, []).append(pid)
-            if p.terminal:
-                for e in (a, b):
-                    if e[0] != "edge":
-                        terminal_nodes.add((hex_name, e[0], e[1]))
-        g.ends[hex_name] = ends
-        for town in geom.towns:
-            if town.loc is None:
-                continue
-            own_edge = (town.loc + rot) % 6
-            here: EP = ("town", town.index, None)
-            stubs.append(tuple(
-                pid for pid in ends.get(here, ())
-                if any(e[0] == "edge" and e[1] != own_edge for e in (g.paths[pid].a, g.paths[pid].b))))
-        for node in geom.nodes():
-            ref: NodeRef = (hex_name, node.kind, node.index)
-            g.node_ids[ref] = len(g.nodes)
-            g.nodes.append(
-                NodeInfo(
-                    id=len(g.nodes),
-                    ref=ref,
-                    node=node,
-                    offboard=node.kind == "offboard" or hex_.kind == "offboard",
-                )
-            )
-    for ref in terminal_nodes:
-        i = g.node_ids.get(ref)
-        if i is not None and not g.nodes[i].offboard:
-            n = g.nodes[i]
-            g.nodes[i] = NodeInfo(n.id, n.ref, n.node, True)
-    nbits = len(g.paths)
-    # hex-edge crossings get the bits after the paths
-    for hex_name, ends in g.ends.items():
-        neighbors = data.hexes[hex_name].neighbors
-        for ep in ends:
-            if ep[0] != "edge":
-                continue
-            for other in _across(g, neighbors, ep):
-                key = tuple(sorted(((hex_name, ep[1], ep[2]), other)))
-                if key not in g.crossing_bits:
-                    g.crossing_bits[key] = nbits
-                    nbits += 1
+    paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
+    stubs: list[tuple[int, ...]] = []
+    pieces: dict[str, _Piece] = {}
+    known = _pieces_of(data)
+    tiles = board.tiles
+    for hex_name, of_hex in known.items():
+        piece = of_hex.get(tiles.get(hex_name))
+        if piece is None:
+            piece = _piece(board, hex_name, of_hex)
+        pieces[hex_name] = piece
+        base, node_base = len(paths), len(nodes)
+        placed = piece.placed.get((base, node_base))
+        if placed is None:
+            placed = (
+                tuple(PathInfo(base + i, hex_name, a, b, terminal)
+                      for i, (a, b, terminal) in enumerate(piece.paths)),
+                {ep: [base + i for i in pids] for ep, pids in piece.ends},
+                tuple(tuple(base + i for i in pids) for pids in piece.stubs),
+                tuple(NodeInfo(id=node_base + i, ref=ref, node=node, offboard=offboard)
+                      for i, (ref, node, offboard) in enumerate(piece.nodes)))
+            if len(piece.placed) > 1024:
+                piece.placed.clear()
+            piece.placed[(base, node_base)] = placed
+        g.placed[hex_name] = placed
+        path_infos, all_ends[hex_name], piece_stubs, node_infos = placed
+        paths.extend(path_infos)
+        stubs.extend(piece_stubs)
+        for info in node_infos:
+            node_ids[info.ref] = info.id
+        nodes.extend(node_infos)
+    nbits = len(paths)
+    # hex-edge crossings get the bits after the paths, numbered with the earlier hex of the two
+    crossing_bits = g.crossing_bits
+    for hex_name, piece in pieces.items():
+        if not piece.later:
+            continue
+        sig = tuple([pieces[nb].by_edge.get(facing) for _, _, nb, facing in piece.later])
+        keys = piece.crossings.get(sig)
+        if keys is None:
+            keys = _crossings(piece, hex_name, sig)
+            if len(piece.crossings) > 256:
+                piece.crossings.clear()
+            piece.crossings[sig] = keys
+        crossing_bits.update(zip(keys, range(nbits, nbits + len(keys)), strict=True))
+        nbits += len(keys)
     for pids in stubs:
         for pid in pids:
             g.path_bits[pid] = 1 << nbits
@@ -455,12 +564,31 @@ def _walk_table(g: TrackGraph) -> list[_PathStep | None]:
     return g.walk_table
 
 
+# (id of the path's hex part, path id, ids of the parts of the hexes its edge ends face) ->
+# (those parts, the step): a step depends on nothing else, so graphs that share the parts share it
+_STEPS: dict[tuple[int, ...], tuple[tuple[Any, ...], _PathStep]] = {}
+
+
 def _path_step(g: TrackGraph, pid: int) -> _PathStep:
     """The walk's view of one path (made once per graph, on first use)."""
     table = _walk_table(g)
     step = table[pid]
     if step is None:
-        step = table[pid] = _make_step(g, g.paths[pid])
+        path = g.paths[pid]
+        neighbors = g.data.hexes[path.hex].neighbors
+        parts = (g.placed.get(path.hex), *[g.placed.get(neighbors.get(ep[1], ""))
+                                           for ep in (path.a, path.b) if ep[0] == "edge"])
+        key = (pid, *map(id, parts))
+        got = _STEPS.get(key)
+        if got is not None and all(a is b for a, b in zip(got[0], parts, strict=True)):
+            step = got[1]
+        else:
+            step = _make_step(g, path)
+            if parts[0] is not None:
+                if len(_STEPS) > 50_000:
+                    _STEPS.clear()
+                _STEPS[key] = (parts, step)
+        table[pid] = step
     return step
 
 

@@ -28,11 +28,18 @@ GUILD_ID = 910000000000000001
 ADMIN_PERMS = str(discord.Permissions.all().value)
 MEMBER_PERMS = str(discord.Permissions(send_messages=True, use_application_commands=True).value)
 
-_ids = itertools.count(950000000000000000)
+_ids = itertools.count()
+_last_id = 0
+_DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 def snowflake() -> int:
-    return next(_ids)
+    """A new id that, as Discord's, carries its creation time (milliseconds since Discord's
+    epoch, shifted by 22 bits): the bot reads an interaction's age from it."""
+    global _last_id
+    ms = int(time.time() * 1000) - _DISCORD_EPOCH_MS
+    _last_id = max(_last_id + 1, (ms << 22) | (next(_ids) & 0x3FFFFF))
+    return _last_id
 
 
 def _now() -> str:

@@ -1,0 +1,145 @@
+"""Replay speed beside the 18xx.games engine (../shared/referee), same files, one run.
+
+    python bench/referee_bench.py [-n 7] [FIXTURE ...]     (FIXTURE: e.g. 1870/34110.json)
+
+Like with like: both sides are timed in their own process, warm, on an export already parsed
+from JSON, and both load it the way a stored game is loaded (undo/redo resolved, every action
+applied, lenient: logged values stand).
+
+- Site: `ruby ../shared/referee/referee.rb replay FILE FILE ...` (the file n + 1 times in one
+  Ruby process); the referee reports the milliseconds of each `Engine::Game.load` itself. The
+  first load of a process is given apart (cold); the figure compared is the median of the
+  other n. Ruby's start-up and its JSON parsing are not counted.
+- Ours: `engine.io.export18xx.import_game(data)` in this process (the export check, the
+  normalising of actions, undo/redo resolution and every action applied); one warm-up, then
+  the median of n. JSON parsing is not counted.
+
+The two sides run one after the other, fixture by fixture, so a change in the machine's load
+touches both alike. Each side's end result (players' values) is compared too.
+
+`--cpu` also compares CPU time per load (what a busy shared machine disturbs least): the site's
+from the Ruby processes' CPU (getrusage of children): a process loading the file n + 1 times
+minus one loading it once, over n, so start-up is not counted but reading and parsing the
+JSON of each load is; ours: `json.loads` of the file's text plus `import_game`, CPU time of this
+process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+REFEREE = SHARED / "referee" / "referee.rb"
+sys.path.insert(0, str(ROOT))
+
+from engine.io.export18xx import import_game  # noqa: E402
+
+
+def site(path: Path, n: int) -> tuple[list[float], dict[str, Any], float]:
+    """(ms of each load, the last answer, wall seconds of the Ruby process)."""
+    t0 = time.perf_counter()
+    out = subprocess.run(["ruby", str(REFEREE), "replay", *([str(path)] * (n + 1))],
+                         capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - t0
+    lines = [json.loads(x) for x in out.stdout.splitlines() if x.startswith("{")]
+    if len(lines) != n + 1 or any("ms" not in x for x in lines):
+        raise RuntimeError(f"referee failed on {path}: {out.stderr[-500:]}")
+    return [float(x["ms"]) for x in lines], lines[-1], wall
+
+
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def site_cpu(path: Path, n: int) -> float:
+    """CPU ms of one warm load (and JSON parse) on the site's side."""
+    best = float("inf")
+    for _ in range(2):
+        t0 = _child_cpu()
+        site(path, 0)
+        t1 = _child_cpu()
+        site(path, n)
+        t2 = _child_cpu()
+        best = min(best, ((t2 - t1) - (t1 - t0)) / n * 1000)
+    return best
+
+
+def ours_cpu(text: str, n: int) -> float:
+    import_game(json.loads(text))
+    times = []
+    for _ in range(n):
+        t0 = time.process_time()
+        import_game(json.loads(text))
+        times.append((time.process_time() - t0) * 1000)
+    return statistics.median(times)
+
+
+def ours(data: dict[str, Any], n: int) -> tuple[list[float], dict[str, Any]]:
+    game = import_game(data)
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        import_game(data)
+        times.append((time.perf_counter() - t0) * 1000)
+    raw = getattr(game, "raw_player_ids", {})
+    result = {str(raw.get(k, k)): v for k, v in game.result().items()}
+    return times, result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-n", type=int, default=7, help="timed loads per side and fixture")
+    ap.add_argument("--cpu", action="store_true", help="also compare CPU time per load")
+    ap.add_argument("fixtures", nargs="*")
+    args = ap.parse_args()
+    if not REFEREE.is_file():
+        print(f"{REFEREE} is absent", file=sys.stderr)
+        return 2
+    paths = ([SHARED / "fixtures" / f for f in args.fixtures] if args.fixtures
+             else sorted((SHARED / "fixtures").glob("*/*.json")))
+    print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
+          f"n = {args.n} per side\n")
+    cpu_head = " site CPU ms | ours CPU ms | CPU ratio |" if args.cpu else ""
+    print("| fixture | actions | site cold ms | site median ms | ours median ms | ratio "
+          f"| ruby process s | results agree |{cpu_head}")
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.cpu else ""))
+    cpu_ratios = []
+    ratios = []
+    tot_site = tot_ours = 0.0
+    for path in paths:
+        data = json.loads(path.read_text())
+        s_ms, answer, wall = site(path, args.n)
+        o_ms, result = ours(data, args.n)
+        s_med, o_med = statistics.median(s_ms[1:]), statistics.median(o_ms)
+        ratios.append(s_med / o_med)
+        tot_site += s_med
+        tot_ours += o_med
+        agree = {str(k): v for k, v in (answer.get("result") or {}).items()} == result
+        cpu = ""
+        if args.cpu:
+            s_cpu, o_cpu = site_cpu(path, args.n), ours_cpu(path.read_text(), args.n)
+            cpu_ratios.append(s_cpu / o_cpu)
+            cpu = f" {s_cpu:.0f} | {o_cpu:.0f} | {s_cpu / o_cpu:.1f}× |"
+        print(f"| {path.parent.name}/{path.name} | {len(data['actions'])} | {s_ms[0]:.0f} "
+              f"| {s_med:.1f} | {o_med:.1f} | {s_med / o_med:.1f}× | {wall:.1f} | {agree} |{cpu}")
+    print(f"\nall fixtures: site {tot_site:.0f} ms, ours {tot_ours:.0f} ms, "
+          f"{tot_site / tot_ours:.1f}× in total; lowest ratio {min(ratios):.1f}×; "
+          f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    if cpu_ratios:
+        print(f"CPU ratios: lowest {min(cpu_ratios):.1f}×, median {statistics.median(cpu_ratios):.1f}×")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
