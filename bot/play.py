@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import history, summary
+from bot import history, naming, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.replies import BotError, Button, Reply
 from bot.store import ActionRecord, DuplicateInteraction
@@ -33,7 +33,8 @@ class ServicePlay(ServiceCore):
             if player_engine_id not in acting:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
                 raise BotError(f"It is not your turn: waiting for {names}.")
-            action = build(legal)
+            # the legal answer with names: a player may type a place or a company's name
+            action = build(await self.run_engine(naming.named, live.game, legal))
             entity = getattr(legal, "entity", None)
             if entity is not None:
                 action.setdefault("entity", entity)
@@ -102,7 +103,13 @@ class ServicePlay(ServiceCore):
         self._grew(live)
         actor = who.name if who else "Someone"
         entity = str(action.get("entity")) if action.get("entity_type") != "player" else None
-        reply = Reply(summary.line(actor, entity, dumped))
+        try:  # the move in words and what followed from it (bot/story.py)
+            phrase, said = await self.run_engine(story.told, game, dumped,
+                                                 story.player_names(live.record))
+        except Exception:
+            log.exception("game %s: the move's events could not be said", live.record.id)
+            phrase, said = None, []
+        reply = Reply(story.reply_text(summary.line(actor, entity, dumped, phrase), said))
         # the move is stored: from here on, a failure must not hide that it was made
         try:
             after, kinds, turn = await self.run_engine(self._engine_after, game, before)
