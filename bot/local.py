@@ -27,10 +27,6 @@ from bot.replies import Reply
 from bot.service import Service, Who
 from bot.store import Store
 
-HELP = """Commands: {names}
-Extra: as NAME | use GAME_ID | import FILE ID=NAME... | allow REQUEST | refuse REQUEST | help | quit
-Prefix a line with "NAME:" to act as that player once."""
-
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CHANNEL = re.compile(r"<#(\d+)>")
 
@@ -93,7 +89,11 @@ class LocalSession:
             return ""
         name, args = words[0].lower().lstrip("/"), words[1:]
         if name in ("help", "?"):
-            return HELP.format(names=", ".join(sorted(SPECS)))
+            from bot import help as helptext
+
+            if args:
+                return helptext.command_help(SPECS, args[0], terminal=True).replace("**", "")
+            return helptext.overview(SPECS, terminal=True).replace("**", "")
         if name == "as":
             if not args:
                 return "Usage: as NAME"

@@ -124,19 +124,32 @@ def event_line(e: Any, game: Any, name_of: NameOf) -> str | None:
             return f"Game over ({why})." if why else "Game over."
         case "round":
             return f"— {i['name']} —"
-        case "shares" | "train":
+        case "shares" | "train" | "run":
             return None  # said by the move itself (move_text)
     return None
 
 
+DIVIDENDS = ("payout", "half", "withhold", "split")
+
+
 def lines(events: Sequence[Any], game: Any, name_of: NameOf, *, rounds: bool = True,
-          game_over: bool = True) -> list[str]:
+          game_over: bool = True, action: dict[str, Any] | None = None) -> list[str]:
     """The events in words, in order; private incomes grouped on one line after the round
-    they start. `rounds`: say round changes; `game_over`: say the end."""
+    they start. `rounds`: say round changes; `game_over`: say the end; `action`: the move
+    (a dividend's own payout is said by the move's line, see move_text)."""
     out: list[str] = []
     income = [e for e in events if e.kind == "income"]
+    kind = (action or {}).get("type")
+    closing = [e for e in events if e.kind == "company_closed" and e.get("owner") is not None]
     for e in events:
+        if e.kind == "company_closed" and len(closing) > 1 and e.get("owner") is not None:
+            if e is closing[0]:
+                out.append("Private companies close: "
+                           + ", ".join(_company(game, x.subject) for x in closing) + ".")
+            continue
         if (e.kind == "round" and not rounds) or (e.kind == "game_over" and not game_over):
+            continue
+        if kind == "dividend" and e.kind in DIVIDENDS and e.subject == (action or {}).get("entity"):
             continue
         text = event_line(e, game, name_of)
         if text:
@@ -149,9 +162,25 @@ def lines(events: Sequence[Any], game: Any, name_of: NameOf, *, rounds: bool = T
     return out
 
 
-def move_text(action: dict[str, Any], events: Sequence[Any], game: Any) -> str | None:
+def move_text(action: dict[str, Any], events: Sequence[Any], game: Any,
+              name_of: NameOf = str) -> str | None:
     """The verb phrase of a move, with names people know (None: bot/summary.py's own words)."""
     kind = action.get("type")
+    if kind == "dividend":
+        paid = next((e for e in events if e.kind in DIVIDENDS
+                     and e.subject == action.get("entity")), None)
+        text = event_line(paid, game, name_of) if paid is not None else None
+        if text and paid is not None and text.startswith(f"{paid.subject} "):
+            return text[len(str(paid.subject)) + 1:].rstrip(".")
+        return None
+    if kind == "run_routes":
+        run = next((e for e in events if e.kind == "run"), None)
+        if run is None:
+            return None
+        trains = ", ".join(f"{names.train(str(t))}" + (f" (${r})" if r is not None else "")
+                           for t, r in run.get("trains") or ())
+        total = run.get("total")
+        return (f"runs {trains or 'no train'}" + (f" for ${total}" if total is not None else ""))
     deal = next((e for e in events if e.kind in ("shares", "train")), None)
     if deal is not None and deal.kind == "shares":
         i = deal.info

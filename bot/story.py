@@ -39,8 +39,8 @@ def told(game: Any, action: dict[str, Any], shown: dict[str, str]) -> tuple[str 
     def name_of(pid: str) -> str:
         return shown.get(str(pid), str(pid))
 
-    phrase = narrate.move_text(action, events, game)
-    return phrase, narrate.lines(events, game, name_of, game_over=False)
+    phrase = narrate.move_text(action, events, game, name_of)
+    return phrase, narrate.lines(events, game, name_of, game_over=False, action=action)
 
 
 def reply_text(first: str, lines: Sequence[str]) -> str:
@@ -85,10 +85,11 @@ def _rendered(game: Any, records: Sequence[ActionRecord], record: GameRecord,
     for rec in records:
         events = by_id.get(int(rec.action.get("id") or 0), [])
         actor, entity = actor_of(rec)
-        phrase = narrate.move_text(rec.action, events, game) if hasattr(game, "title") else None
+        phrase = (narrate.move_text(rec.action, events, game, name_of)
+                  if hasattr(game, "title") else None)
         text = f"{rec.seq}. {summary.line(actor, entity, rec.action, phrase)}"
         after: list[str] = []
-        for line in narrate.lines(events, game, name_of):
+        for line in narrate.lines(events, game, name_of, action=rec.action):
             if line.startswith("— ") and line.endswith(" —"):
                 after.append(f"__{line[2:-2]}__")
             else:

@@ -7,4 +7,5 @@ EXTENSIONS = (
     "bot.cogs.operating",
     "bot.cogs.titles",
     "bot.cogs.undo",
+    "bot.cogs.story",
 )

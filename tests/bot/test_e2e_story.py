@@ -1,0 +1,156 @@
+"""The game tells its story, end to end through discord.py and the fake Discord (real engine,
+renderer and SQLite): each move's reply says what followed from it, names people know in
+replies, autocomplete and typed input, /history under round headers, /catchup, /help, a
+fixed-price bid without a price; and the same in the terminal mode."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.local import LocalSession
+from bot.service import RealEngine, RealRenderer, Service
+from bot.store import Store
+from tests.bot.conftest import DRAFT, FIXTURES, STOCK_ROUND, Env, needs_shared, play
+from tests.bot.replay import effective_log, replay_as_commands
+
+
+async def test_replies_say_what_followed(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    # a fixed-price draft: the bid needs no price, and the company is named as people know it
+    sent = await env.cmd(env.cy, thread, "bid", company="m&o")
+    assert not sent.ephemeral and sent.content.startswith(
+        "**Cy** bids $70 on Mobile & Ohio Railway (M&O)"), sent.content
+    replies = await play(env, thread, DRAFT[1:])
+    last = replies[-1].content
+    assert "Birmingham Southern Railroad (BS) is removed from the game (nobody bought it)." in last
+    assert "Meridian and Memphis Railway (M&M) is removed from the game" in last
+    assert "• — Stock Round 1 —" in last
+    replies = await play(env, thread, STOCK_ROUND)
+    par, buy = replies[0].content, replies[2].content
+    assert "**Alice** pars GMO at $70 and buys the president's 20% of GMO for $140" in par
+    assert "**Cy** buys 10% of GMO for $70 from the IPO" in buy
+    assert "• GMO floats and receives $700." in replies[6].content
+    end = replies[-1].content
+    assert "• — Operating Round 1 (of 10) —" in end
+    # each private's income as the title's data has it (AGS $15, MC $5, M&O $5)
+    assert "• Private income: Alice $15 (AGS), Bob $5 (MC), Cy $5 (M&O)." in end, end
+    # names typed: the hex by its place, any case; the tile by its name
+    sent = await env.cmd(env.alice, thread, "lay", hex="mobile", tile="57", rotation="1")
+    assert not sent.ephemeral and "**Alice** (GMO) lays tile 57 on Mobile (H6) (rotation 1)" in (
+        sent.content), sent.content
+
+
+async def test_history_under_round_headers_and_catchup(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT + STOCK_ROUND)
+    sent = await env.cmd(env.cy, thread, "history", count=20)
+    text = sent.content
+    assert sent.ephemeral
+    assert text.index("__Stock Round 1__") < text.index("pars GMO at $70") < text.index(
+        "↳ GMO floats and receives $700.") < text.index("__Operating Round 1 (of 10)__")
+    assert "Private income:" in text.split("__Operating Round 1 (of 10)__", 1)[1]
+    # Bob's last move was his pass: since then Cy and Alice passed and the round changed
+    sent = await env.cmd(env.bob, thread, "catchup")
+    assert sent.ephemeral and sent.content.startswith("Since your last move:"), sent.content
+    after = sent.content.split("\n", 1)[1]
+    assert "**Cy** passes" in after and "**Alice** passes" in after
+    assert "**Bob**" not in after
+    assert "__Operating Round 1 (of 10)__" in after
+    assert "Now: Operating Round 1 (of 10), waiting for Alice." in after
+    assert [n for n, _ in sent.files] == ["card.png"]
+    # Alice acted last: nothing since
+    sent = await env.cmd(env.alice, thread, "catchup")
+    assert sent.content.startswith("Nothing has happened since your last move.")
+
+
+async def test_autocomplete_shows_names(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    choices = await env.fake.autocomplete(env.cy, thread, "bid", "company")
+    assert {"name": "Mobile & Ohio Railway (M&O) for $70", "value": "M&O"} in choices
+    await play(env, thread, DRAFT + STOCK_ROUND[:1])
+    choices = await env.fake.autocomplete(env.bob, thread, "buy", "share", corporation="GMO")
+    assert choices and all(c["name"].startswith("10% of GMO for $70 from the IPO")
+                           for c in choices), choices
+    await play(env, thread, STOCK_ROUND[1:])
+    choices = await env.fake.autocomplete(env.alice, thread, "lay", "hex")
+    assert {"name": "Mobile (H6)", "value": "H6"} in choices
+    choices = await env.fake.autocomplete(env.alice, thread, "lay", "hex", typed="mob")
+    assert [c["value"] for c in choices] == ["H6"]
+
+
+async def test_help_in_discord(env: Env) -> None:
+    sent = await env.cmd(env.alice, env.fake.main_channel, "help")
+    assert sent.ephemeral and "__Operating round__" in sent.content
+    assert "/token — Place a station token" in sent.content
+    assert "/catchup — What happened since your last move" in sent.content
+    sent = await env.cmd(env.alice, env.fake.main_channel, "help", command="token")
+    assert "Use: `/token city [slot] [company]`" in sent.content
+    assert "• city (required)" in sent.content and "Meridian or E5" in sent.content
+    assert "`/token city:Meridian`" in sent.content
+    sent = await env.cmd(env.alice, env.fake.main_channel, "help", command="tokn")
+    assert "There is no command /tokn. Did you mean /token?" in sent.content
+    choices = await env.fake.autocomplete(env.alice, env.fake.main_channel, "help", "command",
+                                          typed="cat")
+    assert [c["value"] for c in choices] == ["catchup"]
+
+
+@needs_shared
+async def test_recorded_game_events_and_a_token_by_name(env: Env) -> None:
+    data = json.loads((FIXTURES / "18MS" / "14375.json").read_text())
+    log = effective_log(data)
+    upto = next(i for i, a in enumerate(log) if a["type"] == "place_token" and a["city"] == "I1-0-0")
+    sent, _images, users = await replay_as_commands(env, data, log[:upto])
+    assert sent is not None
+    replies = {s.interaction_id: s for s in env.fake.sent if s.kind == "callback"}
+    said = "\n".join(s.content for s in replies.values())
+    # the site's log: "IC does not run", "IC's share price moves left from $90 to $80"
+    assert "IC's share price drops from $90 to $80 (it has no train to run)." in said
+    # "-- Phase 3 (... Available Tiles: Yellow, Green) --", "-- Operating Round 2 (of 10) --",
+    # "IC pays out $90 = $9.0 per share ($54 to Player 2, $9 to Player 1)"
+    assert "Phase 3 begins: train limit 3, tiles yellow, green." in said
+    assert "— Operating Round 2 (of 10) —" in said
+    assert "**P4861** (IC) pays out $90 ($9 per share): P4861 $54, P680 $9\n" in said
+    # Fr's token in New Orleans (I1): by the place's name, then after an undo by the hex
+    fr = users["686"]
+    thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+    choices = await env.fake.autocomplete(fr, thread, "token", "city")
+    assert any(c["name"].startswith("New Orleans (I1)") for c in choices), choices
+    sent = await env.cmd(fr, thread, "token", city="new orleans")
+    assert not sent.ephemeral and "**P686** (Fr) places a token in New Orleans (I1)" in (
+        sent.content), sent.content
+    sent = await env.cmd(fr, thread, "undo")
+    assert not sent.ephemeral, sent.content
+    sent = await env.cmd(fr, thread, "token", city="i1")
+    assert not sent.ephemeral and "places a token in New Orleans (I1)" in sent.content
+
+
+async def test_terminal_tells_the_story(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "local.sqlite3")
+    service = Service(store, engine=RealEngine(), renderer=RealRenderer(), render_images=False)
+    s = LocalSession(service, tmp_path / "img")
+    try:
+        out = await s.handle("help")
+        assert "Operating round" in out and "token — Place a station token" in out
+        assert "name=value" in out  # how the terminal reads arguments
+        out = await s.handle("help token")
+        assert "Use: `/token city [slot] [company]`" in out and "`token city=Meridian`" in out
+        await s.handle("alice: create 18MS")
+        await s.handle("bob: join")
+        await s.handle("cy: join")
+        await s.handle("alice: start alice bob cy")
+        out = await s.handle("cy: bid m&o")
+        assert out.startswith("cy bids $70 on Mobile & Ohio Railway (M&O)"), out
+        await s.handle("bob: bid MC 60")
+        out = await s.handle("alice: bid ags")
+        assert "• — Stock Round 1 —" in out
+        assert "is removed from the game (nobody bought it)." in out
+        out = await s.handle("alice: history")
+        assert "__Private Company Draft__" in out and "__Stock Round 1__" in out
+        out = await s.handle("cy: catchup")
+        assert out.startswith("(only you) Since your last move:")
+        assert "bob bids $60 on Mississippi Central Railway (MC)" in out
+        assert "Now: Stock Round 1, waiting for alice." in out
+    finally:
+        service.close()
+        await store.close()
