@@ -110,8 +110,9 @@ MOVES: tuple[Spec, ...] = (
     ),
     Spec(
         "run",
-        "Run trains (best routes by default, or your own as JSON)",
-        (_p("routes", "'best' or routes JSON", required=False),),
+        "Run trains (best routes by default, or stops per train, or JSON)",
+        (_p("routes", "'best', stops per train (Memphis-Grenada;Jackson-Meridian) or JSON",
+            required=False),),
         moves.run_routes,
     ),
     Spec(

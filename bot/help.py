@@ -4,6 +4,7 @@ by Discord and the terminal (`help`, `help token`), built from the command specs
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +24,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "sell": ("/sell corporation:IC percent:20",),
     "lay": ("/lay hex:Meridian tile:57 rotation:2", "/lay hex:E5 tile:57-0 rotation:2"),
     "token": ("/token city:Meridian", "/token city:e5"),
-    "run": ("/run", "/run routes:best"),
+    "run": ("/run", "/run routes:Memphis-Grenada-Chattanooga", "/run routes:3+:Jackson-Meridian;2+:I1-I1"),
     "dividend": ("/dividend kind:payout", "/dividend kind:withhold"),
     "train": ("/train train:3+", "/train train:2+-0 price:80"),
     "history": ("/history", "/history count:30"),
@@ -92,6 +93,6 @@ def command_help(specs: Mapping[str, Any], name: str, *, terminal: bool = False)
                      "name), a train (3+ or its id).")
     examples = EXAMPLES.get(key, ())
     if examples:
-        shown = [e.lstrip("/").replace(":", "=") if terminal else e for e in examples]
+        shown = [re.sub(r"(\w+):", r"\1=", e.lstrip("/")) if terminal else e for e in examples]
         lines.append("Examples: " + ", ".join(f"`{e}`" for e in shown))
     return "\n".join(lines)

@@ -177,8 +177,16 @@ def move_text(action: dict[str, Any], events: Sequence[Any], game: Any,
         run = next((e for e in events if e.kind == "run"), None)
         if run is None:
             return None
-        trains = ", ".join(f"{names.train(str(t))}" + (f" (${r})" if r is not None else "")
-                           for t, r in run.get("trains") or ())
+        data = game.title.data if game is not None else None
+
+        def stops(hexes: Sequence[str]) -> str:
+            if not hexes or data is None:
+                return ""
+            return " " + "-".join(data.hexes[h].location or h if h in data.hexes else h
+                                  for h in hexes)
+
+        trains = ", ".join(f"{names.train(str(t))}{stops(h)}" + (f" (${r})" if r is not None else "")
+                           for t, r, h in run.get("trains") or ())
         total = run.get("total")
         return (f"runs {trains or 'no train'}" + (f" for ${total}" if total is not None else ""))
     deal = next((e for e in events if e.kind in ("shares", "train")), None)

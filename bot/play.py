@@ -42,6 +42,8 @@ class ServicePlay(ServiceCore):
             else:
                 action.setdefault("entity", player_engine_id)
                 action.setdefault("entity_type", "player")
+            if action.get("type") == "run_routes" and action.get("routes") == "named":
+                action["routes"] = await self._named_routes(live.game, str(action.pop("typed")))
             if action.get("type") == "run_routes" and action.get("routes") == "best":
                 try:
                     best = await self.run_engine(self.engine.best_routes, live.game)
@@ -58,6 +60,17 @@ class ServicePlay(ServiceCore):
             reply, draw = await self._apply(live, who, action, interaction_id)
         self._draw(reply, draw)
         return reply
+
+    async def _named_routes(self, game: Any, typed: str) -> list[dict[str, Any]]:
+        """Routes typed as stops per train, matched to legal routes on an engine thread."""
+        from engine.routes.byname import routes_by_name
+
+        try:
+            return await self.run_engine(routes_by_name, game, typed)
+        except Exception as err:
+            if self.engine.is_rejection(err):
+                raise BotError(str(err)) from err
+            raise
 
     async def _apply(
         self,

@@ -20,7 +20,7 @@ Event kinds and their `info`:
   payout         total, per_share (None for a minor), to {holder: amount}
   half           total, kept, paid, per_share, to
   withhold       total
-  run            total (the run's revenue), trains [(train name, route revenue or None)]
+  run            total (the run's revenue), trains [(name, route revenue or None, stop hexes)]
   split          total, kept, to {owner: amount}      a minor's run paid at once
   income         owner, amount                        a private company pays its owner
   contribution   corp, amount                         the president pays toward a train
@@ -236,9 +236,9 @@ def _deal(b: Digest, m: Digest, act: Any) -> list[Event]:
             "president": any(x[1][3] for x in moved), "price": abs(new - old),
             "other": sources[0] if len(sources) == 1 else None})]
     if act.type == "run_routes" and act.entity is not None:
-        trains = [(b.trains.get(str(r.train), (None, False, str(r.train)))[2], r.revenue)
-                  for r in (act.routes or [])]
-        logged = [r for _t, r in trains]
+        trains = [(b.trains.get(str(r.train), (None, False, str(r.train)))[2], r.revenue,
+                   tuple(r.hexes or ())) for r in (act.routes or [])]
+        logged = [r for _t, r, _h in trains]
         total = m.revenue if m.acting == b.acting else (
             sum(int(r) for r in logged) if trains and None not in logged else None)
         return [Event("run", str(act.entity), {"total": total, "trains": trains})]

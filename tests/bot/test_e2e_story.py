@@ -154,3 +154,20 @@ async def test_terminal_tells_the_story(tmp_path: Path) -> None:
     finally:
         service.close()
         await store.close()
+
+
+@needs_shared
+async def test_run_routes_typed_as_city_names(env: Env) -> None:
+    data = json.loads((FIXTURES / "18MS" / "14375.json").read_text())
+    log = effective_log(data)
+    first_run = next(i for i, a in enumerate(log) if a["type"] == "run_routes")
+    sent, _images, users = await replay_as_commands(env, data, log[:first_run])
+    assert sent is not None
+    ic = users["4861"]  # IC's president ("Player 2")
+    thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+    sent = await env.cmd(ic, thread, "run", routes="Memphis-Mobile")
+    assert sent.ephemeral and "No legal route of 2+-0 stops at Memphis, Mobile" in sent.content
+    # the site's log: "IC runs a 2+ train for $90: B12-B2-A1"
+    sent = await env.cmd(ic, thread, "run", routes="chattanooga-Grenada-MEMPHIS")
+    assert not sent.ephemeral, sent.content
+    assert "**P4861** (IC) runs a 2+ train Memphis-Grenada-Chattanooga for $90" in sent.content
