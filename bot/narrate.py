@@ -185,8 +185,10 @@ def move_text(action: dict[str, Any], events: Sequence[Any], game: Any,
             return " " + "-".join(data.hexes[h].location or h if h in data.hexes else h
                                   for h in hexes)
 
-        trains = ", ".join(f"{names.train(str(t))}{stops(h)}" + (f" (${r})" if r is not None else "")
-                           for t, r, h in run.get("trains") or ())
+        ran = run.get("trains") or ()
+        trains = ", ".join(f"{names.train(str(t))}{stops(h)}"
+                           + (f" (${r})" if r is not None and len(ran) > 1 else "")
+                           for t, r, h in ran)
         total = run.get("total")
         return (f"runs {trains or 'no train'}" + (f" for ${total}" if total is not None else ""))
     deal = next((e for e in events if e.kind in ("shares", "train")), None)

@@ -55,6 +55,7 @@ async def test_best_routes_and_autocomplete_with_real_engine(env: Env) -> None:
     user = next(u for u in users.values() if str(u.id) == live.game.acting_players()[0])
     thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
     sent = await env.cmd(user, thread, "run")
-    assert not sent.ephemeral and " runs 2+-0" in sent.content, sent.content
+    assert not sent.ephemeral and " runs a 2+ train Memphis-Grenada-Chattanooga for $90" in (
+        sent.content), sent.content
     choices = await env.fake.autocomplete(user, thread, "dividend", "kind")
     assert {c["value"] for c in choices} <= {"payout", "withhold", "half"} and choices
