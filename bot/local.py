@@ -113,6 +113,13 @@ class LocalSession:
             except OSError as err:
                 return f"Cannot read {args[0]}: {err.strerror or err}."
             reply = await self.commands.import_file(ctx, raw, " ".join(args[1:]))
+        elif name in ("sell", "keep") and args and args[0].lower() == "train":
+            from bot import consent
+
+            if len(args) < 2 or not args[1].isdigit():
+                return f"Usage: {name} train REQUEST_ID"
+            reply = await consent.answer_reply(self.service, who, int(args[1]), name == "sell",
+                                               None)
         elif name in ("allow", "refuse"):
             if not args or not args[0].isdigit():
                 return f"Usage: {name} REQUEST_ID"
@@ -206,10 +213,12 @@ class LocalSession:
                 path.write_bytes(a.data)
                 lines.append(f"  wrote {path}")
         for b in reply.buttons:
-            _, answer, request = b.custom_id.split(":", 2)
-            lines.append(
-                f"  [{b.label}] type: {'allow' if answer == 'yes' else 'refuse'} {request}"
-            )
+            kind, answer, request = b.custom_id.split(":", 2)
+            if kind == "sale":
+                typed = f"{'sell' if answer == 'yes' else 'keep'} train {request}"
+            else:
+                typed = f"{'allow' if answer == 'yes' else 'refuse'} {request}"
+            lines.append(f"  [{b.label}] type: {typed}")
         return "\n".join(lines)
 
 

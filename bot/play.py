@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import history, naming, story, summary
+from bot import consent, history, naming, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.replies import BotError, Button, Reply
 from bot.store import ActionRecord, DuplicateInteraction
@@ -42,6 +42,10 @@ class ServicePlay(ServiceCore):
             else:
                 action.setdefault("entity", player_engine_id)
                 action.setdefault("entity_type", "player")
+            if action.get("type") == "buy_train":  # from another player's corporation: ask
+                asked = await self._ask_seller(live, who, legal, action, player_engine_id)
+                if asked is not None:
+                    return asked
             if action.get("type") == "run_routes" and action.get("routes") == "named":
                 action["routes"] = await self._named_routes(live.game, str(action.pop("typed")))
             if action.get("type") == "run_routes" and action.get("routes") == "best":
@@ -60,6 +64,26 @@ class ServicePlay(ServiceCore):
             reply, draw = await self._apply(live, who, action, interaction_id)
         self._draw(reply, draw)
         return reply
+
+    async def _ask_seller(self, live: Live, who: Who, legal: Any, action: dict[str, Any],
+                          buyer: str) -> Reply | None:
+        """A train offered by a corporation another player presides: the request to its
+        president (bot/consent.py), or None to buy at once."""
+        found = await self.run_engine(consent.seller_to_ask, live.game, action, buyer)
+        if found is None:
+            return None
+        corp, president = found
+        seller = live.record.player_by_engine_id(president)
+        try:
+            price = int(action.get("price", -1))
+        except (TypeError, ValueError):
+            return None
+        offered = any(t[0] == action.get("train") and t[2] <= price <= t[3]
+                      for t in getattr(legal, "trains", ()) or ())
+        if seller is None or seller.user_id == who.user_id or not offered:
+            return None  # the engine judges it (and refuses what is not offered)
+        return await consent.ask(self, who, live.record.id, len(live.records), action, corp,
+                                 seller.user_id, seller.name)
 
     async def _named_routes(self, game: Any, typed: str) -> list[dict[str, Any]]:
         """Routes typed as stops per train, matched to legal routes on an engine thread."""

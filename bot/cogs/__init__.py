@@ -8,4 +8,5 @@ EXTENSIONS = (
     "bot.cogs.titles",
     "bot.cogs.undo",
     "bot.cogs.story",
+    "bot.cogs.consent",
 )

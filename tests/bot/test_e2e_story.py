@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from bot.local import LocalSession
 from bot.service import RealEngine, RealRenderer, Service
 from bot.store import Store
 from tests.bot.conftest import DRAFT, FIXTURES, STOCK_ROUND, Env, needs_shared, play
-from tests.bot.replay import effective_log, replay_as_commands
+from tests.bot.replay import effective_log, import_cut, replay_as_commands
 
 
 async def test_replies_say_what_followed(env: Env) -> None:
@@ -171,3 +172,60 @@ async def test_run_routes_typed_as_city_names(env: Env) -> None:
     sent = await env.cmd(ic, thread, "run", routes="chattanooga-Grenada-MEMPHIS")
     assert not sent.ephemeral, sent.content
     assert "**P4861** (IC) runs a 2+ train Memphis-Grenada-Chattanooga for $90" in sent.content
+
+
+def _cross_sale_position() -> tuple[dict[str, Any], str, tuple[Any, ...], str]:
+    """A random 18MS game cut where the operating corporation may buy a train from a
+    corporation another player presides: (the export, the buyer's player id, the offer,
+    the seller's president)."""
+    from engine import dump_action
+    from engine.game import Game
+    from engine.io.export18xx import export_game
+    from engine.randomplay import random_game
+
+    for seed in range(1, 6):
+        full = random_game("18MS", seed=seed, players=3, undo=False, max_actions=3000)
+        game = Game("18MS", full.players, [])
+        game.raw_player_ids = dict(full.raw_player_ids)
+        for act in full.log:
+            lg = game.legal()
+            buyer = game.title.controller(game, lg.entity, lg.entity_type)
+            for offer in lg.trains:
+                seller_corp = game.state.corporations.get(offer[4])
+                if seller_corp is None:
+                    continue
+                president = game.title.controller(game, seller_corp.id, seller_corp.kind)
+                if president is not None and president != buyer:
+                    return export_game(game), str(buyer), offer, str(president)
+            game.apply(dump_action(act))
+    raise AssertionError("no random game offers a train between two players' corporations")
+
+
+async def test_a_train_from_another_players_corporation_asks_its_president(env: Env) -> None:
+    data, buyer, offer, seller = _cross_sale_position()
+    ids = [str(p["id"]) for p in data["players"]]
+    users = dict(zip(ids, (env.alice, env.bob, env.cy), strict=True))
+    thread = await import_cut(env, env.alice, data, users, "cut.json")
+    moves = len(await env.service.store.actions(1))
+    tid, _face, low, _high, corp = offer
+    sent = await env.cmd(users[buyer], thread, "train", train=tid, price=str(low))
+    seller_user = users[seller]
+    assert not sent.ephemeral and sent.content.startswith(
+        f"<@{seller_user.id}>, **{users[buyer].name}** wants to buy "), sent.content
+    assert f"from {corp} for " in sent.content and "do you agree?" in sent.content
+    assert [int(u) for u in sent.mentions["users"]] == [seller_user.id]
+    assert len(await env.service.store.actions(1)) == moves  # nothing bought yet
+    buttons = [c["custom_id"] for row in sent.payload["components"] for c in row["components"]]
+    yes = next(b for b in buttons if b.startswith("sale:yes:"))
+    # only the seller's president may answer
+    answer = await env.fake.click(users[buyer], sent, yes)
+    assert answer.ephemeral and "Only the selling corporation's president" in answer.content
+    answer = await env.fake.click(seller_user, sent, yes)
+    await env.settle()
+    assert not answer.ephemeral and answer.content.startswith(
+        f"**{seller_user.name}** agrees to sell.\n**{users[buyer].name}** "), answer.content
+    assert f"buys a {tid.rsplit('-', 1)[0]} train for ${low} from {corp}" in answer.content
+    assert (await env.log_types())[-1] == "buy_train"
+    # answered: the request is gone
+    again = await env.fake.click(seller_user, sent, yes)
+    assert again.ephemeral and "no longer exists" in again.content
