@@ -10,7 +10,7 @@ from typing import Any
 
 from bot import consent, history, naming, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
-from bot.replies import BotError, Button, Reply
+from bot.replies import Attachment, BotError, Button, Reply
 from bot.store import ActionRecord, DuplicateInteraction
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,11 @@ class ServicePlay(ServiceCore):
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
                 reply.text += "\n" + self._result_text(live.record, turn)
+                if self.render_images:  # the players' worth and the prices over the game
+                    chart = await self.run_engine(story.final_chart, game,
+                                                  story.player_names(live.record))
+                    if chart is not None:
+                        reply.attachments.append(Attachment("standings.png", chart))
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
                 self._add_ping(reply, live.record, turn)

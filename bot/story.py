@@ -43,6 +43,20 @@ def told(game: Any, action: dict[str, Any], shown: dict[str, str]) -> tuple[str 
     return phrase, narrate.lines(events, game, name_of, game_over=False, action=action)
 
 
+def final_chart(game: Any, shown: dict[str, str]) -> bytes | None:
+    """On an engine thread: the end-of-game chart (each player's worth over the operating
+    rounds, each corporation's share price), or None without a real engine or renderer."""
+    if not hasattr(game, "title"):
+        return None
+    try:
+        from render.chart import render_chart
+    except ImportError:
+        return None
+    from engine.timeline import timeline
+
+    return render_chart(timeline(game), lambda pid: shown.get(str(pid), str(pid)))
+
+
 def reply_text(first: str, lines: Sequence[str]) -> str:
     """The move's line and its events, one bullet each, within a message's length."""
     text = first

@@ -39,10 +39,13 @@ async def test_recorded_game_as_slash_commands(env: Env, fixture: str) -> None:
     for pid, value in data["result"].items():
         assert f"{users[pid].name} ${value}" in sent.content
     pngs = _pngs(env)
-    assert images > 0 and len(pngs) == images + 2  # + the status image and card of /start
+    # + the status image and card of /start, + the standings chart sent with the game-over
+    # reply (then again in the edit that adds that reply's images)
+    assert images > 0 and len(pngs) == images + 3
+    assert [n for n, _ in sent.files].count("standings.png") == 1
     assert all(p.startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
     names = {n for s in env.fake.sent for n, _f in s.files}
-    assert {"map.png", "market.png", "status.png", "card.png"} <= names
+    assert {"map.png", "market.png", "status.png", "card.png", "standings.png"} <= names
 
 
 async def test_best_routes_and_autocomplete_with_real_engine(env: Env) -> None:
