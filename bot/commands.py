@@ -110,9 +110,9 @@ MOVES: tuple[Spec, ...] = (
     ),
     Spec(
         "run",
-        "Run trains (best routes by default, or stops per train, or JSON)",
-        (_p("routes", "'best', stops per train (Memphis-Grenada;Jackson-Meridian) or JSON",
-            required=False),),
+        "Run trains: the best run shown to confirm, or your routes",
+        (_p("routes", "empty: the best run to confirm; 'best': run it at once; stops per "
+                      "train (Memphis-Grenada;Jackson-Meridian); or JSON", required=False),),
         moves.run_routes,
     ),
     Spec(

@@ -110,3 +110,82 @@ async def answer_reply(service: ServicePlay, who: Who, request_id: int, accept: 
         return Reply(str(err), ephemeral=True)
     except Exception:
         return fault_reply("train sale answer")
+
+
+# -- the best run, shown to the president to confirm ---------------------------------------
+
+RUN_PREFIX = "run:"
+
+
+@dataclass(slots=True)
+class RunProposal:
+    id: int
+    game_id: int
+    log_length: int
+    action: dict[str, Any]
+    who: Who
+
+
+def _proposals(service: Any) -> dict[int, RunProposal]:
+    found = getattr(service, "_run_proposals", None)
+    if found is None:
+        found = {}
+        service._run_proposals = found
+    return found
+
+
+def describe_run(game: Any, routes: list[dict[str, Any]]) -> str:
+    """On an engine thread: each train's stops and revenue, and the total."""
+    from engine import names
+
+    data = game.title.data if hasattr(game, "title") else None
+    parts = []
+    for r in routes:
+        name = names.train_name(game, str(r.get("train"))) if hasattr(game, "state") else str(
+            r.get("train"))
+        stops = "-".join((data.hexes[h].location or h) if data and h in data.hexes else str(h)
+                         for h in r.get("hexes") or ())
+        worth = f" ${r['revenue']}" if r.get("revenue") is not None else ""
+        parts.append(f"{names.train(name)} {stops}{worth}".strip())
+    total = sum(int(r.get("revenue") or 0) for r in routes)
+    return ("; ".join(parts) or "no route") + f". Total ${total}."
+
+
+async def propose(service: ServicePlay, who: Who, game_id: int, log_length: int,
+                  action: dict[str, Any], game: Any) -> Reply:
+    """The solver's best run, for the president to confirm with a button."""
+    proposal = RunProposal(next(_ids), game_id, log_length, dict(action), who)
+    _proposals(service)[proposal.id] = proposal
+    said = await service.run_engine(describe_run, game, list(action.get("routes") or []))
+    return Reply(
+        f"{action.get('entity')}'s best run: {said}\nRun it with the button, or give your own "
+        "routes: /run routes:Memphis-Grenada;Jackson-Meridian (stops per train).",
+        ephemeral=True,
+        buttons=[Button(f"{RUN_PREFIX}yes:{proposal.id}", "Run these routes", "success")],
+    )
+
+
+async def confirm(service: ServicePlay, who: Who, proposal_id: int,
+                  interaction_id: str | None) -> Reply:
+    """The president confirms the proposed run: it is applied as their move."""
+    from bot.commands import fault_reply
+
+    try:
+        proposal = _proposals(service).get(proposal_id)
+        if proposal is None:
+            raise BotError("This proposal no longer exists: use /run again.")
+        if who.user_id != proposal.who.user_id:
+            raise BotError("Only the player who asked for this run can confirm it.")
+        async with service._locks[proposal.game_id]:
+            live = await service._live(proposal.game_id)
+            _proposals(service).pop(proposal_id, None)
+            if len(live.records) != proposal.log_length or live.record.status != "active":
+                raise BotError("The game has moved on since this proposal: use /run again.")
+            reply, draw = await service._apply(live, proposal.who, proposal.action,
+                                               interaction_id)
+        service._draw(reply, draw)
+        return reply
+    except BotError as err:
+        return Reply(str(err), ephemeral=True)
+    except Exception:
+        return fault_reply("run confirmation")

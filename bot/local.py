@@ -214,7 +214,9 @@ class LocalSession:
                 lines.append(f"  wrote {path}")
         for b in reply.buttons:
             kind, answer, request = b.custom_id.split(":", 2)
-            if kind == "sale":
+            if kind == "run":
+                typed = "run best"
+            elif kind == "sale":
                 typed = f"{'sell' if answer == 'yes' else 'keep'} train {request}"
             else:
                 typed = f"{'allow' if answer == 'yes' else 'refuse'} {request}"

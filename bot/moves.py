@@ -363,9 +363,12 @@ def place_token(
 
 
 def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
-    """Routes as JSON (the export format's `routes` list), "best" for the engine's solver, or
+    """Nothing: the solver's best run shown to confirm; "best": that run at once; routes as
+    JSON (the export format's `routes` list); or
     stops by name per train: "Memphis-Grenada-Jackson;Jackson-Meridian" (engine/routes/byname.py)."""
-    if not routes or routes.strip().lower() in ("best", "auto"):
+    if not routes:  # the solver's best, shown for the president to confirm
+        return {"type": "run_routes", "routes": "propose"}
+    if routes.strip().lower() in ("best", "auto"):
         return {"type": "run_routes", "routes": "best"}  # the service asks the solver
     if not routes.lstrip().startswith(("[", "{")):  # the service matches them to legal routes
         return {"type": "run_routes", "routes": "named", "typed": routes}

@@ -48,6 +48,9 @@ class ServicePlay(ServiceCore):
                     return asked
             if action.get("type") == "run_routes" and action.get("routes") == "named":
                 action["routes"] = await self._named_routes(live.game, str(action.pop("typed")))
+            propose = action.get("type") == "run_routes" and action.get("routes") == "propose"
+            if propose:
+                action["routes"] = "best"
             if action.get("type") == "run_routes" and action.get("routes") == "best":
                 try:
                     best = await self.run_engine(self.engine.best_routes, live.game)
@@ -61,6 +64,9 @@ class ServicePlay(ServiceCore):
                         'e.g. [{"train": "2+-0", "connections": [["E12", "F13"]]}].'
                     )
                 action["routes"] = best
+                if propose:  # shown to the president, run when confirmed (bot/consent.py)
+                    return await consent.propose(self, who, game_id, len(live.records), action,
+                                                 live.game)
             reply, draw = await self._apply(live, who, action, interaction_id)
         self._draw(reply, draw)
         return reply

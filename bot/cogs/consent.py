@@ -1,5 +1,5 @@
-"""The buttons of a train sale request (bot/consent.py): the selling corporation's president
-sells or refuses."""
+"""The buttons of bot/consent.py: a train sale request (the selling corporation's president
+sells or refuses) and the best run proposed to the president (run it)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,14 @@ class Consent(commands.Cog):
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
+        if custom_id.startswith(consent.RUN_PREFIX):
+            proposal = custom_id.rsplit(":", 1)[-1]
+            if proposal.isdigit():
+                ctx = ctx_of(interaction)
+                service = commands_of(interaction).service
+                await run_and_reply(interaction, lambda: consent.confirm(
+                    service, ctx.who, int(proposal), ctx.interaction_id))
+            return
         if not custom_id.startswith(consent.PREFIX):
             return
         _, answer, request = custom_id.split(":", 2)

@@ -44,9 +44,9 @@ class Operating(commands.Cog):
     ) -> None:
         await run(interaction, "token", city=city, slot=slot, company=company)
 
-    @app_commands.command(name="run", description="Run trains: the best routes, or your own")
-    @app_commands.describe(routes="empty or 'best': the best routes; stops per train, e.g. "
-                           "Memphis-Grenada;Jackson-Meridian; or the routes as JSON")
+    @app_commands.command(name="run", description="Run trains: the best run to confirm, or yours")
+    @app_commands.describe(routes="empty: the best run, to confirm; 'best': at once; stops per "
+                           "train, e.g. Memphis-Grenada;Jackson-Meridian; or the routes as JSON")
     async def run_(self, interaction: discord.Interaction[Any], routes: str | None = None) -> None:
         await run(interaction, "run", routes=routes)
 
