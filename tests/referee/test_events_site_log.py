@@ -28,6 +28,10 @@ GAMES = [
     pytest.param("1870/34110.json", marks=pytest.mark.slow),
     "18MEX/13315.json",
     pytest.param("18MEX/18MEX_game_end_stock_market.json", marks=pytest.mark.slow),
+    pytest.param("18MEX/17849.json", marks=pytest.mark.slow),
+    pytest.param("18MEX/hotseat01.json", marks=pytest.mark.slow),
+    pytest.param("1870/1870_game_end_bankrupt.json", marks=pytest.mark.slow),
+    pytest.param("1870/40469_price_protect_allowed.json", marks=pytest.mark.slow),
 ]
 
 _PAYOUT = re.compile(r"^(\S+) pays out \$(\d+) = \$([\d.]+) per share \((.*)\)$")
