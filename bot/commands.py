@@ -93,7 +93,8 @@ MOVES: tuple[Spec, ...] = (
         (
             _p("hex", "hex, e.g. E12", autocomplete=True),
             _p("tile", "tile", autocomplete=True),
-            _p("rotation", "rotation 0-5", kind=int, autocomplete=True),
+            _p("rotation", "rotation 0-5 (leave it out: a picture of those that fit)",
+               required=False, kind=int, autocomplete=True),
             _p("company", "use this private company's ability", required=False),
         ),
         moves.lay_tile,

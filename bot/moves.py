@@ -334,17 +334,35 @@ def _by_company(action: dict[str, Any], company: str | None) -> dict[str, Any]:
     return action
 
 
+class NeedsRotation(BotError):
+    """A lay without a rotation where several fit: the player is shown them (bot/play.py)."""
+
+    def __init__(self, hex_name: str, tile: str, rotations: list[int]) -> None:
+        self.hex_name, self.tile, self.rotations = hex_name, tile, rotations
+        super().__init__(f"Tile {tile.rsplit('-', 1)[0]} fits on {hex_name} in rotations "
+                         f"{', '.join(map(str, rotations))}: give one.")
+
+
 def lay_tile(
-    legal: Any, hex: str, tile: str, rotation: str | int, company: str | None = None
+    legal: Any, hex: str, tile: str, rotation: str | int | None = None,
+    company: str | None = None,
 ) -> dict[str, Any]:
     """Lay a tile (the hex by id or place name, the tile by copy id or name); with `company`,
     through that private company's ability."""
     tiles = dict(_get(legal, "tiles"))
     at = naming.hex_id(legal, hex, tiles)
+    copy = _tile_id(tiles.get(at, ()), tile) or tile
+    if rotation is None:  # the one that fits, or a picture of those that do
+        fits = [list(rs) for t, rs in tiles.get(at, ()) if t == copy]
+        if not fits:
+            raise BotError(f"Tile {tile} cannot be laid on {at} now.")
+        if len(fits[0]) != 1:
+            raise NeedsRotation(at, copy, fits[0])
+        rotation = fits[0][0]
     action: dict[str, Any] = {
         "type": "lay_tile",
         "hex": at,
-        "tile": _tile_id(tiles.get(at, ()), tile) or tile,
+        "tile": copy,
         "rotation": _int(rotation, "rotation (0-5)"),
     }
     return _by_company(action, company)

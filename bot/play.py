@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import consent, history, naming, story, summary
+from bot import consent, history, moves, naming, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.replies import Attachment, BotError, Button, Reply
 from bot.store import ActionRecord, DuplicateInteraction
@@ -34,7 +34,10 @@ class ServicePlay(ServiceCore):
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
                 raise BotError(f"It is not your turn: waiting for {names}.")
             # the legal answer with names: a player may type a place or a company's name
-            action = build(await self.run_engine(naming.named, live.game, legal))
+            try:
+                action = build(await self.run_engine(naming.named, live.game, legal))
+            except moves.NeedsRotation as need:  # the rotations that fit, numbered
+                return await self._rotations(live, need)
             entity = getattr(legal, "entity", None)
             if entity is not None:
                 action.setdefault("entity", entity)
@@ -69,6 +72,16 @@ class ServicePlay(ServiceCore):
                                                  live.game)
             reply, draw = await self._apply(live, who, action, interaction_id)
         self._draw(reply, draw)
+        return reply
+
+    async def _rotations(self, live: Live, need: moves.NeedsRotation) -> Reply:
+        """The tile on the hex in each rotation that fits, numbered, to the player alone."""
+        reply = Reply(f"{need} Each is numbered on the picture: "
+                      f"/lay hex:{need.hex_name} tile:{need.tile} rotation:N", ephemeral=True)
+        if self.render_images:
+            png = await self.run_engine(_draw_rotations, live.game, need)
+            if png is not None:
+                reply.attachments.append(Attachment("rotations.png", png))
         return reply
 
     async def _ask_seller(self, live: Live, who: Who, legal: Any, action: dict[str, Any],
@@ -347,3 +360,13 @@ class ServicePlay(ServiceCore):
         tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
         reply.text = f"**{who.name}** redoes: {summary.describe(undone[-1].action)}.{tail}"
         return reply
+
+
+def _draw_rotations(game: Any, need: moves.NeedsRotation) -> bytes | None:
+    """On an engine thread: the rotations picture (None without the renderer)."""
+    try:
+        from render.rotations import render_rotations
+    except ImportError:
+        return None
+    return render_rotations(game.view(), need.hex_name, need.tile.rsplit("-", 1)[0],
+                            need.rotations)

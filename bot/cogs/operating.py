@@ -19,13 +19,14 @@ class Operating(commands.Cog):
         rotation=legal_choices("lay", "rotation"),
         company=legal_choices("lay", "ability"),
     )
-    @app_commands.describe(company="lay with this private company's ability (optional)")
+    @app_commands.describe(company="lay with this private company's ability (optional)",
+                           rotation="leave it out to see the rotations that fit, numbered")
     async def lay(
         self,
         interaction: discord.Interaction[Any],
         hex: str,
         tile: str,
-        rotation: str,
+        rotation: str | None = None,
         company: str | None = None,
     ) -> None:
         await run(interaction, "lay", hex=hex, tile=tile, rotation=rotation, company=company)

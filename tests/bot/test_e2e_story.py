@@ -229,3 +229,34 @@ async def test_a_train_from_another_players_corporation_asks_its_president(env: 
     # answered: the request is gone
     again = await env.fake.click(seller_user, sent, yes)
     assert again.ephemeral and "no longer exists" in again.content
+
+
+async def test_lay_without_a_rotation_shows_the_rotations_that_fit(env: Env) -> None:
+    import io
+
+    from PIL import Image
+
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT + STOCK_ROUND)
+    moves = len(await env.service.store.actions(1))
+    live = await env.service._live(1)
+    fits = dict(live.game.legal().tiles)["H6"]
+    copy, rotations = fits[0]
+    assert len(rotations) > 1, fits
+    sent = await env.cmd(env.alice, thread, "lay", hex="Mobile", tile=copy.rsplit("-", 1)[0])
+    assert sent.ephemeral and sent.content.startswith(
+        f"Tile {copy.rsplit('-', 1)[0]} fits on H6 in rotations "
+        f"{', '.join(map(str, rotations))}: give one."), sent.content
+    assert len(await env.service.store.actions(1)) == moves  # nothing laid
+    (name, png), = sent.files
+    assert name == "rotations.png"
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    from render.rotations import PANEL
+
+    # one numbered close-up per rotation, side by side; the number's badge is dark
+    assert img.width >= len(rotations) * PANEL
+    for i in range(len(rotations)):
+        assert img.getpixel((8 + i * (img.width // len(rotations)) + 12, 20)) == (20, 20, 20)
+    sent = await env.cmd(env.alice, thread, "lay", hex="h6", tile=copy.rsplit("-", 1)[0],
+                         rotation=str(rotations[-1]))
+    assert not sent.ephemeral and f"(rotation {rotations[-1]})" in sent.content
