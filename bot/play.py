@@ -161,7 +161,8 @@ class ServicePlay(ServiceCore):
         entity = str(action.get("entity")) if action.get("entity_type") != "player" else None
         try:  # the move in words and what followed from it (bot/story.py)
             phrase, said = await self.run_engine(story.told, game, dumped,
-                                                 story.player_names(live.record))
+                                                 story.player_names(live.record),
+                                                 (live.record.id, len(live.records) - 1))
         except Exception:
             log.exception("game %s: the move's events could not be said", live.record.id)
             phrase, said = None, []

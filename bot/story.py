@@ -30,11 +30,16 @@ def player_names(record: GameRecord) -> dict[str, str]:
     return {p.engine_id: p.name for p in record.players}
 
 
-def told(game: Any, action: dict[str, Any], shown: dict[str, str]) -> tuple[str | None, list[str]]:
-    """On an engine thread, right after a move: the move in words and what followed from it."""
+def told(game: Any, action: dict[str, Any], shown: dict[str, str],
+         cached: tuple[int, int] | None = None) -> tuple[str | None, list[str]]:
+    """On an engine thread, right after a move: the move in words and what followed from it.
+    `cached`: (game id, the log's length before the move): a whole-log story kept for that
+    log grows by this move instead of being replayed again."""
     events = list(getattr(game, "last_events", ()) or ())
     if not hasattr(game, "title"):  # an engine without events (tests' stand-ins)
         return None, []
+    if cached is not None:
+        _grow(cached, game, action, events)
 
     def name_of(pid: str) -> str:
         return shown.get(str(pid), str(pid))
@@ -66,6 +71,17 @@ def reply_text(first: str, lines: Sequence[str]) -> str:
             break
         text += "\n• " + line
     return text
+
+
+def _grow(cached: tuple[int, int], game: Any, action: dict[str, Any], events: list[Any]) -> None:
+    """A story kept for the log before this move, now the story of the log with it (an undo
+    or redo changes which moves are in effect: the story is then told again when asked)."""
+    game_id, before = cached
+    hit = _stories.pop((game_id, before, id(game)), None)
+    if hit is None or action.get("type") in ("undo", "redo", "message") or "id" not in action:
+        return
+    hit[1][int(action["id"])] = events
+    _stories[(game_id, before + 1, id(game))] = hit
 
 
 def _story(game: Any, key: tuple[int, int, int]) -> tuple[str, dict[int, list[Any]]]:

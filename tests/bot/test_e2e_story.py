@@ -260,3 +260,24 @@ async def test_lay_without_a_rotation_shows_the_rotations_that_fit(env: Env) -> 
     sent = await env.cmd(env.alice, thread, "lay", hex="h6", tile=copy.rsplit("-", 1)[0],
                          rotation=str(rotations[-1]))
     assert not sent.ephemeral and f"(rotation {rotations[-1]})" in sent.content
+
+
+async def test_history_kept_across_moves_equals_a_fresh_telling(env: Env) -> None:
+    from bot import story
+
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT + STOCK_ROUND)
+    sent = await env.cmd(env.alice, thread, "lay", hex="H6", tile="57", rotation="1")
+    assert not sent.ephemeral, sent.content
+    await env.cmd(env.alice, thread, "undo")
+    await env.cmd(env.cy, thread, "history", count=30)  # told once and kept
+    key = next(k for k in reversed(story._stories) if k[0] == 1)
+    await env.cmd(env.alice, thread, "lay", hex="H6", tile="57", rotation="4")
+    await env.cmd(env.alice, thread, "pass")
+    # the kept story grew by the two moves (no replay)
+    assert (key[0], key[1] + 2, key[2]) in story._stories and key not in story._stories
+    kept = (await env.cmd(env.cy, thread, "history", count=30)).content
+    assert "lays tile 57 on Mobile (H6) (rotation 4)" in kept
+    assert "(rotation 1)" not in kept
+    story._stories.clear()
+    assert (await env.cmd(env.cy, thread, "history", count=30)).content == kept
