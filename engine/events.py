@@ -300,7 +300,7 @@ def _skips(game: Any, b: Digest, a: Digest, act: Any) -> list[Event]:
                     "certs": game.title.cert_count(game, pid),
                     "cert_limit": game.title.cert_limit(game)}))
             k = (k + 1) % len(ids)
-    elif b.round_kind == "operating" and a.order:
+    elif b.round_kind == "operating" and a.order and a.order == b.order:  # (a merger reorders)
         order = list(a.order)
         if b.acting[0] in order and a.acting[0] in order:
             i, j = order.index(b.acting[0]), order.index(a.acting[0])
