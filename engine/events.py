@@ -83,6 +83,7 @@ class Digest:
     revenue: int | None
     certs: dict[str, tuple[str, str, int, bool]]  # id -> (corp, owner, percent, president)
     pool: frozenset[str]  # trains discarded to the open market (1870)
+    turn_corp: str | None  # whose operating turn it is (the acting entity may be another)
 
 
 def _trigger(game: Any) -> str | None:
@@ -132,7 +133,15 @@ def digest(game: Any) -> Digest:
         certs={c.id: (c.corp, c.owner, c.percent, c.president)
                for corp in st.corporations.values() for c in corp.certs},
         pool=frozenset(t.id for t in st.trains if t.discarded),
+        turn_corp=_turn_corp(rnd),
     )
+
+
+def _turn_corp(rnd: Any) -> str | None:
+    order, index = getattr(rnd, "order", None), getattr(rnd, "index", None)
+    if rnd.kind != "operating" or rnd.finished or not order or not isinstance(index, int):
+        return None
+    return str(order[index]) if 0 <= index < len(order) else None
 
 
 class Recorder:
@@ -302,7 +311,9 @@ def _skips(game: Any, b: Digest, a: Digest, act: Any) -> list[Event]:
             k = (k + 1) % len(ids)
     elif b.round_kind == "operating" and a.order and a.order == b.order:  # (a merger reorders)
         order = list(a.order)
-        if b.acting[0] in order and a.acting[0] in order:
+        # only from the operating corporation's own turn (an 18MEX merger offer interrupts it)
+        if (b.acting[0] in order and a.acting[0] in order and b.acting[0] == b.turn_corp
+                and a.acting[0] == a.turn_corp):
             i, j = order.index(b.acting[0]), order.index(a.acting[0])
             for cid in order[i + 1:j]:
                 out.append(Event("skip", cid, {"entity_type": "corporation", "why": "no_move"}))
