@@ -13,7 +13,6 @@ from typing import Any
 
 from bot import naming
 from bot.replies import BotError
-from engine import names as words
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete results
 
@@ -59,8 +58,8 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
     match param:
         case "company":
             full = naming.names_of(legal).companies
-            seen = [(f"{_full(full, c)} for ${p}", str(c)) for c, p in _get(legal, "bids")]
-            seen += [(f"{_full(full, c)} for ${lo}-${hi}", str(c))
+            seen = [(f"{naming.full(full, c)} for ${p}", str(c)) for c, p in _get(legal, "bids")]
+            seen += [(f"{naming.full(full, c)} for ${lo}-${hi}", str(c))
                      for c, lo, hi in _get(legal, "companies")]
             return _unique(seen)
         case "corporation":
@@ -68,7 +67,7 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             corps += [_corp_of(s) for s, _p, _src in _get(legal, "buy_shares")]
             corps += [str(c) for c, _pcts in _get(legal, "sell_shares")]
             full = naming.names_of(legal).corporations
-            return _unique((_full(full, c), c) for c in corps)
+            return _unique((naming.full(full, c), c) for c in corps)
         case "price":
             corp = args.get("corporation")
             pars = dict(_get(legal, "pars"))
@@ -90,7 +89,7 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             corp = args.get("corporation")
             held = naming.names_of(legal).shares
             return [
-                (_share_label(s, p, src, held), str(s))
+                (naming.share_label(s, p, src, held), str(s))
                 for s, p, src in _get(legal, "buy_shares")
                 if not corp or _corp_of(s) == corp
             ]
@@ -115,7 +114,7 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
         case "rotation":
             tiles = dict(_get(legal, "tiles"))
             at = naming.hex_id(legal, str(args.get("hex", "")), tiles)
-            tile = _tile_id(tiles.get(at, ()), args.get("tile")) if args.get("tile") else None
+            tile = naming.tile_id(tiles.get(at, ()), args.get("tile")) if args.get("tile") else None
             rots = [
                 r
                 for t, rs in tiles.get(at, ())
@@ -137,7 +136,7 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             return [(f"{c} ({k})", str(c)) for c, k in _get(legal, "company_abilities")]
         case "train":
             trains = [
-                (_train_label(legal, str(t), v, lo, hi, seller), str(t))
+                (naming.train_label(legal, str(t), v, lo, hi, seller), str(t))
                 for t, v, lo, hi, seller in _get(legal, "trains")
             ]
             return _unique(trains)
@@ -150,38 +149,6 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             return choices
         case _:
             return []
-
-
-def _full(full: dict[str, str], cid: str) -> str:
-    """"Mobile & Ohio Railway (M&O)" (the id alone when it has no other name)."""
-    name = full.get(str(cid))
-    return f"{name} ({cid})" if name and name != cid else str(cid)
-
-
-def _share_label(share_id: str, price: int, source: str, held: dict[str, tuple[int, bool]]) -> str:
-    pct, pres = held.get(str(share_id), (10, False))
-    where = {"ipo": "the IPO", "market": "the market"}.get(str(source), str(source))
-    return f"{words.share(pct, _corp_of(share_id), price, pres)} from {where}"
-
-
-def _train_label(legal: Any, tid: str, variant: str | None, lo: int, hi: int, seller: str) -> str:
-    name = variant or naming.names_of(legal).trains.get(tid) or tid.rsplit("-", 1)[0]
-    price = f"${lo}" if lo == hi else f"${lo}-${hi}"
-    where = "the bank" if str(seller) in ("bank", "depot", "", "None") else str(seller)
-    return f"{words.article(name)} {name} train for {price} from {where} ({tid})"
-
-
-def _tile_id(offers: Any, typed: str | None) -> str | None:
-    """The tile copy among `offers` [(copy id, rotations)] that `typed` names: the copy id,
-    or the tile's name ("57") for its first offered copy."""
-    if not typed:
-        return None
-    ids = [str(t) for t, _r in offers]
-    text = str(typed).strip()
-    if text in ids:
-        return text
-    same = [t for t in ids if t.rsplit("-", 1)[0].lower() == text.lower()]
-    return same[0] if same else text
 
 
 def _corp_of(share_id: str) -> str:
@@ -351,7 +318,7 @@ def lay_tile(
     through that private company's ability."""
     tiles = dict(_get(legal, "tiles"))
     at = naming.hex_id(legal, hex, tiles)
-    copy = _tile_id(tiles.get(at, ()), tile) or tile
+    copy = naming.tile_id(tiles.get(at, ()), tile) or tile
     if rotation is None:  # the one that fits, or a picture of those that do
         fits = [list(rs) for t, rs in tiles.get(at, ()) if t == copy]
         if not fits:

@@ -103,3 +103,39 @@ def pick_id(legal: Any, typed: str, ids: Any, full: dict[str, str] | None = None
     """An id among `ids` named by `typed` in any case or by its full name, else as typed."""
     hit = words.match_id(typed, [str(i) for i in ids], full)
     return hit if hit is not None else str(typed).strip()
+
+
+# -- labels for autocomplete ------------------------------------------------------------------
+
+
+def full(full: dict[str, str], cid: str) -> str:
+    """"Mobile & Ohio Railway (M&O)" (the id alone when it has no other name)."""
+    name = full.get(str(cid))
+    return f"{name} ({cid})" if name and name != cid else str(cid)
+
+
+def share_label(share_id: str, price: int, source: str, held: dict[str, tuple[int, bool]]) -> str:
+    pct, pres = held.get(str(share_id), (10, False))
+    where = {"ipo": "the IPO", "market": "the market"}.get(str(source), str(source))
+    corp = str(share_id).rsplit("_", 1)[0]
+    return f"{words.share(pct, corp, price, pres)} from {where}"
+
+
+def train_label(legal: Any, tid: str, variant: str | None, lo: int, hi: int, seller: str) -> str:
+    name = variant or names_of(legal).trains.get(tid) or tid.rsplit("-", 1)[0]
+    price = f"${lo}" if lo == hi else f"${lo}-${hi}"
+    where = "the bank" if str(seller) in ("bank", "depot", "", "None") else str(seller)
+    return f"{words.article(name)} {name} train for {price} from {where} ({tid})"
+
+
+def tile_id(offers: Any, typed: str | None) -> str | None:
+    """The tile copy among `offers` [(copy id, rotations)] that `typed` names: the copy id,
+    or the tile's name ("57") for its first offered copy."""
+    if not typed:
+        return None
+    ids = [str(t) for t, _r in offers]
+    text = str(typed).strip()
+    if text in ids:
+        return text
+    same = [t for t in ids if t.rsplit("-", 1)[0].lower() == text.lower()]
+    return same[0] if same else text
