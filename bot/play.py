@@ -167,6 +167,14 @@ class ServicePlay(ServiceCore):
             log.exception("game %s: the move's events could not be said", live.record.id)
             phrase, said = None, []
         reply = Reply(story.reply_text(summary.line(actor, entity, dumped, phrase), said))
+        if dumped.get("type") == "run_routes" and dumped.get("routes") and self.render_images:
+            try:  # the run drawn: each train's route in its colour (render/routes.py)
+                png = await self.run_engine(_draw_run, game, list(dumped["routes"]))
+            except Exception:
+                log.exception("game %s: the run could not be drawn", live.record.id)
+                png = None
+            if png is not None:
+                reply.attachments.append(Attachment("routes.png", png))
         # the move is stored: from here on, a failure must not hide that it was made
         try:
             after, kinds, turn = await self.run_engine(self._engine_after, game, before)
@@ -371,3 +379,16 @@ def _draw_rotations(game: Any, need: moves.NeedsRotation) -> bytes | None:
         return None
     return render_rotations(game.view(), need.hex_name, need.tile.rsplit("-", 1)[0],
                             need.rotations)
+
+
+def _draw_run(game: Any, routes: list[dict[str, Any]]) -> bytes | None:
+    """On an engine thread: the run on the map, each train labelled with its revenue."""
+    try:
+        from render.routes import render_routes
+    except ImportError:
+        return None
+    from engine import names
+
+    labels = [names.train_name(game, str(r.get("train")))
+              + (f" ${r['revenue']}" if r.get("revenue") is not None else "") for r in routes]
+    return render_routes(game.view(), routes, labels)

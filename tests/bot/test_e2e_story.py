@@ -172,6 +172,7 @@ async def test_run_routes_typed_as_city_names(env: Env) -> None:
     sent = await env.cmd(ic, thread, "run", routes="chattanooga-Grenada-MEMPHIS")
     assert not sent.ephemeral, sent.content
     assert "**P4861** (IC) runs a 2+ train Memphis-Grenada-Chattanooga for $90" in sent.content
+    assert "routes.png" in [n for n, _ in sent.files]  # the run drawn on the map
 
 
 def _cross_sale_position() -> tuple[dict[str, Any], str, tuple[Any, ...], str]:
