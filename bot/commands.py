@@ -62,7 +62,13 @@ _PRICE = _p("price", "price in $", autocomplete=True)
 _TRAIN = _p("train", "train id, e.g. 2+-0", autocomplete=True)
 
 MOVES: tuple[Spec, ...] = (
-    Spec("bid", "Bid on a private company", (_COMPANY, _PRICE), moves.bid),
+    Spec(
+        "bid",
+        "Bid on a private company",
+        (_COMPANY, _p("price", "price in $ (default: the lowest, the price in a fixed-price "
+                               "draft)", required=False, autocomplete=True)),
+        moves.bid,
+    ),
     Spec("par", "Start a corporation at a par price", (_CORP, _PRICE), moves.par),
     Spec(
         "buy",
@@ -87,7 +93,8 @@ MOVES: tuple[Spec, ...] = (
         (
             _p("hex", "hex, e.g. E12", autocomplete=True),
             _p("tile", "tile", autocomplete=True),
-            _p("rotation", "rotation 0-5", kind=int, autocomplete=True),
+            _p("rotation", "rotation 0-5 (leave it out: a picture of those that fit)",
+               required=False, kind=int, autocomplete=True),
             _p("company", "use this private company's ability", required=False),
         ),
         moves.lay_tile,
@@ -104,8 +111,9 @@ MOVES: tuple[Spec, ...] = (
     ),
     Spec(
         "run",
-        "Run trains (best routes by default, or your own as JSON)",
-        (_p("routes", "'best' or routes JSON", required=False),),
+        "Run trains: the best run shown to confirm, or your routes",
+        (_p("routes", "empty: the best run to confirm; 'best': run it at once; stops per "
+                      "train (Memphis-Grenada;Jackson-Meridian); or JSON", required=False),),
         moves.run_routes,
     ),
     Spec(
@@ -203,6 +211,12 @@ OTHER: tuple[Spec, ...] = (
     Spec("market", "Show the stock market"),
     Spec("history", "Show the last moves", (_p("count", "how many", required=False, kind=int),)),
     Spec("legal", "What may the acting player do now?"),
+    Spec("catchup", "What happened since your last move, then the current card"),
+    Spec(
+        "help",
+        "The commands, or how to use one",
+        (_p("command", "a command's name, e.g. token", required=False, autocomplete=True),),
+    ),
     Spec("undo", "Undo the latest move (another player's needs their consent)"),
     Spec("redo", "Redo the move just undone"),
 )
@@ -274,6 +288,12 @@ class Commands:
                 return reply
             case "games":
                 return await s.list_games(ctx.guild_id)
+            case "help":
+                from bot import help as helptext
+
+                if args.get("command"):
+                    return Reply(helptext.command_help(SPECS, str(args["command"])), ephemeral=True)
+                return Reply(helptext.overview(SPECS), ephemeral=True)
         if name in longcmds.NAMES:
             return await longcmds.run(s, name, ctx, args)
         game = await s.game_here(ctx.channel_id)
@@ -299,6 +319,8 @@ class Commands:
                 return await s.history(game.id, int(count))
             case "legal":
                 return await self.legal(ctx, game.id)
+            case "catchup":
+                return await s.catchup(ctx.who, game.id)
             case "undo":
                 return await s.undo(ctx.who, game.id, interaction_id=ctx.interaction_id)
             case "redo":
@@ -362,6 +384,9 @@ class Commands:
         self, ctx: Ctx, command: str, param: str, typed: str, filled: dict[str, Any]
     ) -> list[tuple[str, str]]:
         """Autocomplete: the legal values of `param` for the user, filtered by what was typed."""
+        if command == "help":
+            return moves.filter_choices(((f"/{n} — {SPECS[n].description}"[:100], n)
+                                         for n in sorted(SPECS)), typed)
         legal = await self.service.legal_for(ctx.channel_id, ctx.who.user_id)
         return moves.filter_choices(moves.options_for(legal, param, filled), typed)
 

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from bot import naming
 from bot.images import ImageDesk
 from bot.lag import LagMonitor
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
@@ -185,6 +186,8 @@ class ServiceCore:
             legal, turn = await self.run_engine(self._legal_turn, live.game)
             if player.engine_id not in turn.acting:
                 return None
+            # with the names of what it offers, for labels and typed names (bot/naming.py)
+            legal = await self.run_engine(naming.named, live.game, legal)
         return legal
 
     @classmethod

@@ -27,11 +27,6 @@ from bot.replies import Reply
 from bot.service import Service, Who
 from bot.store import Store
 
-HELP = """Commands: {names}
-Extra: as NAME | use GAME_ID | import FILE ID=NAME... | allow REQUEST | refuse REQUEST |
-agree VOTE | disagree VOTE | help | quit
-Prefix a line with "NAME:" to act as that player once."""
-
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CHANNEL = re.compile(r"<#(\d+)>")
 
@@ -94,7 +89,11 @@ class LocalSession:
             return ""
         name, args = words[0].lower().lstrip("/"), words[1:]
         if name in ("help", "?"):
-            return HELP.format(names=", ".join(sorted(SPECS)))
+            from bot import help as helptext
+
+            if args:
+                return helptext.command_help(SPECS, args[0], terminal=True).replace("**", "")
+            return helptext.overview(SPECS, terminal=True).replace("**", "")
         if name == "as":
             if not args:
                 return "Usage: as NAME"
@@ -118,6 +117,13 @@ class LocalSession:
             if not args or not args[0].isdigit():
                 return f"Usage: {name} VOTE_ID"
             reply = await self.commands.answer_vote(ctx, int(args[0]), name == "agree")
+        elif name in ("sell", "keep") and args and args[0].lower() == "train":
+            from bot import consent
+
+            if len(args) < 2 or not args[1].isdigit():
+                return f"Usage: {name} train REQUEST_ID"
+            reply = await consent.answer_reply(self.service, who, int(args[1]), name == "sell",
+                                               None)
         elif name in ("allow", "refuse"):
             if not args or not args[0].isdigit():
                 return f"Usage: {name} REQUEST_ID"
@@ -212,8 +218,15 @@ class LocalSession:
                 lines.append(f"  wrote {path}")
         for b in reply.buttons:
             kind, answer, request = b.custom_id.split(":", 2)
-            words = ("agree", "disagree") if kind == "seat" else ("allow", "refuse")
-            lines.append(f"  [{b.label}] type: {words[0] if answer == 'yes' else words[1]} {request}")
+            if kind == "run":
+                typed = "run best"
+            elif kind == "sale":
+                typed = f"{'sell' if answer == 'yes' else 'keep'} train {request}"
+            elif kind == "seat":
+                typed = f"{'agree' if answer == 'yes' else 'disagree'} {request}"
+            else:
+                typed = f"{'allow' if answer == 'yes' else 'refuse'} {request}"
+            lines.append(f"  [{b.label}] type: {typed}")
         return "\n".join(lines)
 
 

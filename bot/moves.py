@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from bot import naming
 from bot.replies import BotError
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete results
@@ -56,14 +57,17 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
         return []
     match param:
         case "company":
-            seen = [(f"{c} (min ${p})", str(c)) for c, p in _get(legal, "bids")]
-            seen += [(f"{c} (${lo}-${hi})", str(c)) for c, lo, hi in _get(legal, "companies")]
+            full = naming.names_of(legal).companies
+            seen = [(f"{naming.full(full, c)} for ${p}", str(c)) for c, p in _get(legal, "bids")]
+            seen += [(f"{naming.full(full, c)} for ${lo}-${hi}", str(c))
+                     for c, lo, hi in _get(legal, "companies")]
             return _unique(seen)
         case "corporation":
             corps = [str(c) for c in dict(_get(legal, "pars"))]
             corps += [_corp_of(s) for s, _p, _src in _get(legal, "buy_shares")]
             corps += [str(c) for c, _pcts in _get(legal, "sell_shares")]
-            return _unique((c, c) for c in corps)
+            full = naming.names_of(legal).corporations
+            return _unique((naming.full(full, c), c) for c in corps)
         case "price":
             corp = args.get("corporation")
             pars = dict(_get(legal, "pars"))
@@ -83,8 +87,9 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             return []
         case "share":
             corp = args.get("corporation")
+            held = naming.names_of(legal).shares
             return [
-                (f"{s} ${p} from {src}", str(s))
+                (naming.share_label(s, p, src, held), str(s))
                 for s, p, src in _get(legal, "buy_shares")
                 if not corp or _corp_of(s) == corp
             ]
@@ -97,35 +102,41 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
                 if not corp or c == corp
             )
         case "hex":
-            return [(str(h), str(h)) for h in dict(_get(legal, "tiles"))]
+            places = naming.names_of(legal).hexes
+            return [(places.get(str(h), str(h)), str(h)) for h in dict(_get(legal, "tiles"))]
         case "tile":
             tiles = dict(_get(legal, "tiles"))
-            hexes = [args["hex"]] if args.get("hex") in tiles else list(tiles)
+            typed_hex = naming.hex_id(legal, str(args["hex"]), tiles) if args.get("hex") else None
+            hexes = [typed_hex] if typed_hex in tiles else list(tiles)
             return _unique(
                 (f"{str(t).rsplit('-', 1)[0]} ({t})", str(t)) for h in hexes for t, _r in tiles[h]
             )
         case "rotation":
             tiles = dict(_get(legal, "tiles"))
+            at = naming.hex_id(legal, str(args.get("hex", "")), tiles)
+            tile = naming.tile_id(tiles.get(at, ()), args.get("tile")) if args.get("tile") else None
             rots = [
                 r
-                for t, rs in tiles.get(args.get("hex"), ())
-                if not args.get("tile") or t == args["tile"]
+                for t, rs in tiles.get(at, ())
+                if not tile or t == tile
                 for r in rs
             ]
             return _unique((str(r), str(r)) for r in rots)
         case "city":
             out = []
+            places = naming.names_of(legal).cities
             for entry in _get(legal, "token_cities"):
                 # (city, cost) or (city, slot, cost)
                 city, slot, cost = entry if len(entry) == 3 else (entry[0], None, entry[-1])
-                label = f"{city}" + (f" slot {slot}" if slot is not None else "") + f" (${cost})"
+                label = (places.get(str(city), str(city))
+                         + (f" slot {slot}" if slot is not None else "") + f" for ${cost}")
                 out.append((label, f"{city}#{slot}" if slot is not None else str(city)))
             return out
         case "ability":
             return [(f"{c} ({k})", str(c)) for c, k in _get(legal, "company_abilities")]
         case "train":
             trains = [
-                (f"{t} {v or ''} ${lo}-${hi} from {seller}", str(t))
+                (naming.train_label(legal, str(t), v, lo, hi, seller), str(t))
                 for t, v, lo, hi, seller in _get(legal, "trains")
             ]
             return _unique(trains)
@@ -157,11 +168,31 @@ def _unique(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 # -- builders: arguments -> action dict (entity filled in by the service) ---------------------
 
 
-def bid(legal: Any, company: str, price: str | int) -> dict[str, Any]:
+def _company_id(legal: Any, company: str) -> str:
+    ids = [str(c) for c, _p in _get(legal, "bids")] + [str(c) for c, _lo, _hi in _get(legal, "companies")]
+    ids += list(naming.names_of(legal).companies)
+    return naming.pick_id(legal, company, ids, naming.names_of(legal).companies)
+
+
+def _corp_id(legal: Any, corporation: str) -> str:
+    ids = list(naming.names_of(legal).corporations) or [str(c) for c in dict(_get(legal, "pars"))]
+    return naming.pick_id(legal, corporation, ids, naming.names_of(legal).corporations)
+
+
+def bid(legal: Any, company: str, price: str | int | None = None) -> dict[str, Any]:
+    """A bid; without a price, the company's price when it has only one (a fixed-price draft:
+    the minimum is the price), else the minimum bid."""
+    company = _company_id(legal, company)
+    if price is None:
+        offered = [p for c, p in _get(legal, "bids") if c == company]
+        if not offered:
+            raise BotError(f"You cannot bid on {company} now: give the company and a price.")
+        price = offered[0]
     return {"type": "bid", "company": company, "price": _money(price)}
 
 
 def par(legal: Any, corporation: str, price: str) -> dict[str, Any]:
+    corporation = _corp_id(legal, corporation)
     cells = [str(c) for c in dict(_get(legal, "pars")).get(corporation, ())]
     cell = price if price in cells else None
     if cell is None:  # the player typed a price: find the one cell with it
@@ -172,6 +203,8 @@ def par(legal: Any, corporation: str, price: str) -> dict[str, Any]:
 
 def buy(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any]:
     """Buy one share: `share` is a share id from the choices, else the cheapest of the company."""
+    corporation = _corp_id(legal, corporation)
+    share = naming.pick_id(legal, share, [o[0] for o in _get(legal, "buy_shares")]) if share else None
     offers = [(s, p, src) for s, p, src in _get(legal, "buy_shares")]
     if share:
         chosen = next((o for o in offers if o[0] == share), None)
@@ -198,6 +231,7 @@ def sell(
 
     Without ids the engine picks the certificates (`shares: [corporation]`). Always a player
     action: during an operating round it is the president raising cash for a train."""
+    corporation = _corp_id(legal, corporation)
     ids = (shares or "").replace(",", " ").split()
     return {
         "type": "sell_shares",
@@ -267,14 +301,35 @@ def _by_company(action: dict[str, Any], company: str | None) -> dict[str, Any]:
     return action
 
 
+class NeedsRotation(BotError):
+    """A lay without a rotation where several fit: the player is shown them (bot/play.py)."""
+
+    def __init__(self, hex_name: str, tile: str, rotations: list[int]) -> None:
+        self.hex_name, self.tile, self.rotations = hex_name, tile, rotations
+        super().__init__(f"Tile {tile.rsplit('-', 1)[0]} fits on {hex_name} in rotations "
+                         f"{', '.join(map(str, rotations))}: give one.")
+
+
 def lay_tile(
-    legal: Any, hex: str, tile: str, rotation: str | int, company: str | None = None
+    legal: Any, hex: str, tile: str, rotation: str | int | None = None,
+    company: str | None = None,
 ) -> dict[str, Any]:
-    """Lay a tile; with `company`, through that private company's ability."""
+    """Lay a tile (the hex by id or place name, the tile by copy id or name); with `company`,
+    through that private company's ability."""
+    tiles = dict(_get(legal, "tiles"))
+    at = naming.hex_id(legal, hex, tiles)
+    copy = naming.tile_id(tiles.get(at, ()), tile) or tile
+    if rotation is None:  # the one that fits, or a picture of those that do
+        fits = [list(rs) for t, rs in tiles.get(at, ()) if t == copy]
+        if not fits:
+            raise BotError(f"Tile {tile} cannot be laid on {at} now.")
+        if len(fits[0]) != 1:
+            raise NeedsRotation(at, copy, fits[0])
+        rotation = fits[0][0]
     action: dict[str, Any] = {
         "type": "lay_tile",
-        "hex": hex.upper(),
-        "tile": tile,
+        "hex": at,
+        "tile": copy,
         "rotation": _int(rotation, "rotation (0-5)"),
     }
     return _by_company(action, company)
@@ -287,14 +342,21 @@ def place_token(
     if "#" in city:  # autocomplete value "<city>#<slot>"
         city, slot_text = city.split("#", 1)
         slot = slot if slot is not None else slot_text
+    city = naming.city_id(legal, city)  # an id, a hex ("e5") or a place ("Meridian")
     action = {"type": "place_token", "city": city, "slot": _int(slot or 0, "slot")}
     return _by_company(action, company)
 
 
 def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
-    """Routes as JSON (the export format's `routes` list), or "best" for the engine's solver."""
-    if not routes or routes.strip().lower() in ("best", "auto"):
+    """Nothing: the solver's best run shown to confirm; "best": that run at once; routes as
+    JSON (the export format's `routes` list); or
+    stops by name per train: "Memphis-Grenada-Jackson;Jackson-Meridian" (engine/routes/byname.py)."""
+    if not routes:  # the solver's best, shown for the president to confirm
+        return {"type": "run_routes", "routes": "propose"}
+    if routes.strip().lower() in ("best", "auto"):
         return {"type": "run_routes", "routes": "best"}  # the service asks the solver
+    if not routes.lstrip().startswith(("[", "{")):  # the service matches them to legal routes
+        return {"type": "run_routes", "routes": "named", "typed": routes}
     try:
         parsed = json.loads(routes)
     except json.JSONDecodeError as err:
@@ -305,12 +367,13 @@ def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
 
 
 def dividend(legal: Any, kind: str) -> dict[str, Any]:
-    return {"type": "dividend", "kind": kind}
+    return {"type": "dividend", "kind": naming.pick_id(legal, kind, _get(legal, "dividends"))}
 
 
 def buy_train(
     legal: Any, train: str, price: str | int | None = None, variant: str | None = None
 ) -> dict[str, Any]:
+    train = _train_id(legal, train, variant)
     offers = [o for o in _get(legal, "trains") if o[0] == train]
     offer = next((o for o in offers if variant is None or o[1] == variant), None)
     if price is None:
@@ -325,12 +388,26 @@ def buy_train(
     return action
 
 
+def _train_id(legal: Any, typed: str, variant: str | None = None) -> str:
+    """A train on offer named by its id (any case) or its name ("3+": the first offered)."""
+    offers = [(str(o[0]), str(o[1] or "")) for o in _get(legal, "trains")]
+    hit = naming.pick_id(legal, typed, [o[0] for o in offers])
+    if hit in {o[0] for o in offers}:
+        return hit
+    text = str(typed).strip().lower()
+    trains = naming.names_of(legal).trains
+    for tid, face in offers:
+        if text in (face.lower(), trains.get(tid, "").lower()) and (variant is None or face == variant):
+            return tid
+    return str(typed).strip()
+
+
 def discard_train(legal: Any, train: str) -> dict[str, Any]:
     return {"type": "discard_train", "train": train}
 
 
 def buy_company(legal: Any, company: str, price: str | int) -> dict[str, Any]:
-    return {"type": "buy_company", "company": company, "price": _money(price)}
+    return {"type": "buy_company", "company": _company_id(legal, company), "price": _money(price)}
 
 
 def choose(legal: Any, choice: str) -> dict[str, Any]:

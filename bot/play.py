@@ -8,9 +8,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import history, summary
+from bot import consent, history, moves, naming, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
-from bot.replies import BotError, Button, Reply
+from bot.replies import Attachment, BotError, Button, Reply
 from bot.store import ActionRecord, DuplicateInteraction
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,11 @@ class ServicePlay(ServiceCore):
             if player_engine_id not in acting:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
                 raise BotError(f"It is not your turn: waiting for {names}.")
-            action = build(legal)
+            # the legal answer with names: a player may type a place or a company's name
+            try:
+                action = build(await self.run_engine(naming.named, live.game, legal))
+            except moves.NeedsRotation as need:  # the rotations that fit, numbered
+                return await self._rotations(live, need)
             entity = getattr(legal, "entity", None)
             if entity is not None:
                 action.setdefault("entity", entity)
@@ -41,6 +45,15 @@ class ServicePlay(ServiceCore):
             else:
                 action.setdefault("entity", player_engine_id)
                 action.setdefault("entity_type", "player")
+            if action.get("type") == "buy_train":  # from another player's corporation: ask
+                asked = await self._ask_seller(live, who, legal, action, player_engine_id)
+                if asked is not None:
+                    return asked
+            if action.get("type") == "run_routes" and action.get("routes") == "named":
+                action["routes"] = await self._named_routes(live.game, str(action.pop("typed")))
+            propose = action.get("type") == "run_routes" and action.get("routes") == "propose"
+            if propose:
+                action["routes"] = "best"
             if action.get("type") == "run_routes" and action.get("routes") == "best":
                 try:
                     best = await self.run_engine(self.engine.best_routes, live.game)
@@ -54,9 +67,53 @@ class ServicePlay(ServiceCore):
                         'e.g. [{"train": "2+-0", "connections": [["E12", "F13"]]}].'
                     )
                 action["routes"] = best
+                if propose:  # shown to the president, run when confirmed (bot/consent.py)
+                    return await consent.propose(self, who, game_id, len(live.records), action,
+                                                 live.game)
             reply, draw = await self._apply(live, who, action, interaction_id)
         self._draw(reply, draw)
         return reply
+
+    async def _rotations(self, live: Live, need: moves.NeedsRotation) -> Reply:
+        """The tile on the hex in each rotation that fits, numbered, to the player alone."""
+        reply = Reply(f"{need} Each is numbered on the picture: "
+                      f"/lay hex:{need.hex_name} tile:{need.tile} rotation:N", ephemeral=True)
+        if self.render_images:
+            png = await self.run_engine(_draw_rotations, live.game, need)
+            if png is not None:
+                reply.attachments.append(Attachment("rotations.png", png))
+        return reply
+
+    async def _ask_seller(self, live: Live, who: Who, legal: Any, action: dict[str, Any],
+                          buyer: str) -> Reply | None:
+        """A train offered by a corporation another player presides: the request to its
+        president (bot/consent.py), or None to buy at once."""
+        found = await self.run_engine(consent.seller_to_ask, live.game, action, buyer)
+        if found is None:
+            return None
+        corp, president = found
+        seller = live.record.player_by_engine_id(president)
+        try:
+            price = int(action.get("price", -1))
+        except (TypeError, ValueError):
+            return None
+        offered = any(t[0] == action.get("train") and t[2] <= price <= t[3]
+                      for t in getattr(legal, "trains", ()) or ())
+        if seller is None or seller.user_id == who.user_id or not offered:
+            return None  # the engine judges it (and refuses what is not offered)
+        return await consent.ask(self, who, live.record.id, len(live.records), action, corp,
+                                 seller.user_id, seller.name)
+
+    async def _named_routes(self, game: Any, typed: str) -> list[dict[str, Any]]:
+        """Routes typed as stops per train, matched to legal routes on an engine thread."""
+        from engine.routes.byname import routes_by_name
+
+        try:
+            return await self.run_engine(routes_by_name, game, typed)
+        except Exception as err:
+            if self.engine.is_rejection(err):
+                raise BotError(str(err)) from err
+            raise
 
     async def _apply(
         self,
@@ -102,13 +159,33 @@ class ServicePlay(ServiceCore):
         self._grew(live)
         actor = who.name if who else "Someone"
         entity = str(action.get("entity")) if action.get("entity_type") != "player" else None
-        reply = Reply(summary.line(actor, entity, dumped))
+        try:  # the move in words and what followed from it (bot/story.py)
+            phrase, said = await self.run_engine(story.told, game, dumped,
+                                                 story.player_names(live.record),
+                                                 (live.record.id, len(live.records) - 1))
+        except Exception:
+            log.exception("game %s: the move's events could not be said", live.record.id)
+            phrase, said = None, []
+        reply = Reply(story.reply_text(summary.line(actor, entity, dumped, phrase), said))
+        if dumped.get("type") == "run_routes" and dumped.get("routes") and self.render_images:
+            try:  # the run drawn: each train's route in its colour (render/routes.py)
+                png = await self.run_engine(_draw_run, game, list(dumped["routes"]))
+            except Exception:
+                log.exception("game %s: the run could not be drawn", live.record.id)
+                png = None
+            if png is not None:
+                reply.attachments.append(Attachment("routes.png", png))
         # the move is stored: from here on, a failure must not hide that it was made
         try:
             after, kinds, turn = await self.run_engine(self._engine_after, game, before)
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
                 reply.text += "\n" + self._result_text(live.record, turn)
+                if self.render_images:  # the players' worth and the prices over the game
+                    chart = await self.run_engine(story.final_chart, game,
+                                                  story.player_names(live.record))
+                    if chart is not None:
+                        reply.attachments.append(Attachment("standings.png", chart))
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
                 self._add_ping(reply, live.record, turn)
@@ -324,3 +401,26 @@ class ServicePlay(ServiceCore):
         tail = reply.text[reply.text.index("\n") :] if "\n" in reply.text else ""
         reply.text = f"**{who.name}** redoes: {summary.describe(undone[-1].action)}.{tail}"
         return reply
+
+
+def _draw_rotations(game: Any, need: moves.NeedsRotation) -> bytes | None:
+    """On an engine thread: the rotations picture (None without the renderer)."""
+    try:
+        from render.rotations import render_rotations
+    except ImportError:
+        return None
+    return render_rotations(game.view(), need.hex_name, need.tile.rsplit("-", 1)[0],
+                            need.rotations)
+
+
+def _draw_run(game: Any, routes: list[dict[str, Any]]) -> bytes | None:
+    """On an engine thread: the run on the map, each train labelled with its revenue."""
+    try:
+        from render.routes import render_routes
+    except ImportError:
+        return None
+    from engine import names
+
+    labels = [names.train_name(game, str(r.get("train")))
+              + (f" ${r['revenue']}" if r.get("revenue") is not None else "") for r in routes]
+    return render_routes(game.view(), routes, labels)

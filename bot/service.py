@@ -18,8 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot import history, summary
-from bot.core import Draw, Live, ServiceCore, Turn, Who, _clip
+from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.play import MoveBuilder, ServicePlay
 from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
@@ -316,20 +315,13 @@ class Service(ServiceSeats):
         return reply
 
     async def history(self, game_id: int, count: int = 10) -> Reply:
-        async with self._locks[game_id]:
-            live = await self._live(game_id)
-        stack, _ = history.effective(live.records)
-        count = max(1, min(count, 50))
-        lines = []
-        for rec in stack[-count:]:
-            entity = rec.action.get("entity")
-            actor = (
-                self._user_name(live.record, rec.user_id)
-                if rec.user_id is not None
-                else self._name(live.record, str(entity))
-            )
-            ent = str(entity) if rec.action.get("entity_type") != "player" else None
-            lines.append(f"{rec.seq}. {summary.line(actor, ent, rec.action)}")
-        return Reply(_clip("\n".join(lines) or "No moves yet."), ephemeral=True)
+        """The last moves in effect with what followed from each, under round headers."""
+        from bot.story import StoryService
 
+        return await StoryService(self).history(game_id, count)
 
+    async def catchup(self, who: Who, game_id: int) -> Reply:
+        """What happened since the player's last move, then the current card."""
+        from bot.story import StoryService
+
+        return await StoryService(self).catchup(who.user_id, game_id)

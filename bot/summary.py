@@ -63,9 +63,10 @@ def describe(action: dict[str, Any]) -> str:
             return str(kind).replace("_", " ")
 
 
-def line(actor: str, entity: str | None, action: dict[str, Any]) -> str:
-    """ "**Alice** (GMO) lays tile 57 on E12 (rotation 2)"."""
+def line(actor: str, entity: str | None, action: dict[str, Any], phrase: str | None = None) -> str:
+    """ "**Alice** (GMO) lays tile 57 on E12 (rotation 2)" (`phrase`: the move in words with
+    names, bot/narrate.py, instead of the plain description)."""
     who = f"**{actor}**"
     if entity and entity != actor:
         who += f" ({entity})"
-    return f"{who} {describe(action)}"
+    return f"{who} {phrase or describe(action)}"

@@ -220,6 +220,9 @@ class Game:
         # state after the first k of them: {k: snapshot}
         self._applied: list[Any] = []
         self._checkpoints: dict[int, Any] = {}
+        # what followed from the last move applied (engine/events.py): derived, not state
+        self.last_events: list[Any] = []
+        self._recorder: Any = None
         self._reset()
         for a in actions:
             self.apply(a)
@@ -304,10 +307,15 @@ class Game:
                 # back to if it is refused
                 self._checkpoints[n] = self._snapshot()
             self._trusting = logged
+            from engine.events import Recorder
+
+            self._recorder = recorder = Recorder(self, act)
             try:
                 self._process(act)
             finally:
                 self._trusting = False
+                self._recorder = None
+            events = recorder.finish(self)
             stored = act
             autos = self.title.take_auto_actions(self)
             if claimed:
@@ -325,6 +333,7 @@ class Game:
             self._applied.append(stored)
             if len(self._applied) % CHECKPOINT_EVERY == 0 and len(self._applied) not in self._checkpoints:
                 self._checkpoints[len(self._applied)] = self._snapshot()
+            self.last_events = events
             return stored
 
         return self._guarded(act, run)
@@ -488,6 +497,8 @@ class Game:
             self.state.end_reason = self.state.end_reason or "manually_ended"
             return
         self.round.process(act)
+        if self._recorder is not None:
+            self._recorder.mid(self)
         self._settle()
         self._apply_auto(act)
 
@@ -578,6 +589,7 @@ class Game:
                 raise EngineError("There is nothing to redo.", rule="redo.nothing")
         n = len(self._applied)
         self._log_append(act)
+        self.last_events = []
         live = self._undos.live
         if act.type == "undo":
             self._sync(live, common=len(live))  # the moves left in effect: a prefix of those applied

@@ -8,4 +8,6 @@ EXTENSIONS = (
     "bot.cogs.titles",
     "bot.cogs.undo",
     "bot.cogs.longgames",
+    "bot.cogs.story",
+    "bot.cogs.consent",
 )

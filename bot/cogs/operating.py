@@ -19,13 +19,14 @@ class Operating(commands.Cog):
         rotation=legal_choices("lay", "rotation"),
         company=legal_choices("lay", "ability"),
     )
-    @app_commands.describe(company="lay with this private company's ability (optional)")
+    @app_commands.describe(company="lay with this private company's ability (optional)",
+                           rotation="leave it out to see the rotations that fit, numbered")
     async def lay(
         self,
         interaction: discord.Interaction[Any],
         hex: str,
         tile: str,
-        rotation: str,
+        rotation: str | None = None,
         company: str | None = None,
     ) -> None:
         await run(interaction, "lay", hex=hex, tile=tile, rotation=rotation, company=company)
@@ -44,8 +45,9 @@ class Operating(commands.Cog):
     ) -> None:
         await run(interaction, "token", city=city, slot=slot, company=company)
 
-    @app_commands.command(name="run", description="Run trains: the best routes, or your own")
-    @app_commands.describe(routes="empty or 'best' for the best routes; or the routes as JSON")
+    @app_commands.command(name="run", description="Run trains: the best run to confirm, or yours")
+    @app_commands.describe(routes="empty: the best run, to confirm; 'best': at once; stops per "
+                           "train, e.g. Memphis-Grenada;Jackson-Meridian; or the routes as JSON")
     async def run_(self, interaction: discord.Interaction[Any], routes: str | None = None) -> None:
         await run(interaction, "run", routes=routes)
 

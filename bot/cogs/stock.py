@@ -16,7 +16,10 @@ class Stock(commands.Cog):
     @app_commands.autocomplete(
         company=legal_choices("bid", "company"), price=legal_choices("bid", "price")
     )
-    async def bid(self, interaction: discord.Interaction[Any], company: str, price: str) -> None:
+    @app_commands.describe(price="price in $ (default: the lowest; a fixed price needs none)")
+    async def bid(
+        self, interaction: discord.Interaction[Any], company: str, price: str | None = None
+    ) -> None:
         await run(interaction, "bid", company=company, price=price)
 
     @app_commands.command(name="par", description="Start a corporation at a par price")

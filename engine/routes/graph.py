@@ -224,15 +224,14 @@ def _hex_order(data: TitleData) -> dict[str, int]:
 def _crossings(piece: _Piece, hex_name: str, sig: tuple[tuple[tuple[int, int] | None, ...] | None, ...]
                ) -> tuple[tuple[tuple[str, int, tuple[int, int] | None], ...], ...]:
     """The crossings numbered with this hex, given the neighbours' lanes at its later edges
-    (lane i of n meets lane n-1-i; an end without lanes meets any)."""
+    (see `_lanes_meet`)."""
     out = []
     for (edge, lane, nb, facing), lanes in zip(piece.later, sig, strict=True):
         if not lanes:
             continue
-        want = _facing(lane)
         mine = (hex_name, edge, lane)
         for other_lane in lanes:
-            if want is None or other_lane is None or other_lane == want:
+            if _lanes_meet(lane, other_lane):
                 other = (nb, facing, other_lane)
                 out.append((mine, other) if hex_name < nb else (other, mine))
     return tuple(out)

@@ -73,7 +73,7 @@ async def test_moves_post_summary_images_and_ping_next(env: Env) -> None:
     replies = await play(env, thread, STOCK_ROUND[1:])
     assert f"<@{env.alice.id}> to act for GMO" in replies[-1].content
     sent = await env.cmd(env.alice, thread, "lay", hex="H6", tile="57-0", rotation="1")
-    assert not sent.ephemeral and "**Alice** (GMO) lays tile 57 on H6 (rotation 1)" in sent.content
+    assert not sent.ephemeral and "**Alice** (GMO) lays tile 57 on Mobile (H6) (rotation 1)" in sent.content
     names = [n for n, _ in sent.files]
     assert "map.png" in names
     assert "closeup.png" in names  # the hexes of the move, legible on a phone
@@ -120,9 +120,9 @@ async def test_restart_mid_game(env: Env) -> None:
     assert "not your turn" in sent.content and "Bob" in sent.content
     await play(env, thread, STOCK_ROUND[4:])
     sent = await env.cmd(env.alice, thread, "lay", hex="H6", tile="57-0", rotation="4")
-    assert "lays tile 57 on H6" in sent.content
+    assert "lays tile 57 on Mobile (H6)" in sent.content
     sent = await env.cmd(env.cy, thread, "history", count=50)
-    assert sent.ephemeral and "**Cy** bids $70 on M&O" in sent.content
+    assert sent.ephemeral and "**Cy** bids $70 on Mobile & Ohio Railway (M&O)" in sent.content
     live = await env.service._live(1)
     ref = engine_game(env.alice.id, env.bob.id, env.cy.id)
     for rec in await env.service.store.actions(1):
@@ -136,9 +136,9 @@ async def test_two_games_interleaved(env: Env) -> None:
     assert t1 != t2
     await env.cmd(env.cy, t1, "bid", company="M&O", price="70")
     sent = await env.cmd(env.bob, t2, "bid", company="BS", price="40")  # Bob is last in #2
-    assert "**Bob** bids $40 on BS" in sent.content
+    assert "**Bob** bids $40 on Birmingham Southern Railroad (BS)" in sent.content
     sent = await env.cmd(env.bob, t1, "bid", company="BS", price="40")
-    assert "**Bob** bids $40 on BS" in sent.content  # BS is still free in game #1
+    assert "**Bob** bids $40 on Birmingham Southern Railroad (BS)" in sent.content  # BS is still free in game #1
     sent = await env.cmd(env.bob, t2, "pass")
     assert sent.ephemeral and "not your turn" in sent.content
     await env.cmd(env.alice, t2, "bid", company="M&O", price="70")
@@ -202,6 +202,6 @@ async def test_legal_lists_what_the_engine_allows(env: Env) -> None:
     thread = await env.new_game(env.alice, env.bob, env.cy)
     sent = await env.cmd(env.cy, thread, "legal")
     assert sent.ephemeral and sent.content.startswith("Cy may: bid")
-    assert "M&O (min $70)" in sent.content
+    assert "Mobile & Ohio Railway (M&O) for $70" in sent.content
     sent = await env.cmd(env.bob, thread, "legal")
     assert "nothing to do" in sent.content

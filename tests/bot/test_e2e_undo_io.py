@@ -191,7 +191,11 @@ async def test_connection_run_default_route_is_the_one_the_rules_require(env: En
     required = [c for c in live.game.legal().choices if c["type"] == "run_routes"]
     assert required, "the engine offers the connection route"
     president = users[live.game.acting_players()[0]]
-    sent = await env.cmd(president, thread, "run")
+    sent = await env.cmd(president, thread, "run")  # the run shown, then confirmed
+    assert sent.ephemeral and sent.content.startswith("FW's best run: "), sent.content
+    (button,) = [c["custom_id"] for row in sent.payload["components"] for c in row["components"]]
+    sent = await env.fake.click(president, sent, button)
+    await env.settle()
     assert not sent.ephemeral, sent.content
     live = await env.service._live(1)
     ran = live.game.log[-1]

@@ -39,10 +39,13 @@ async def test_recorded_game_as_slash_commands(env: Env, fixture: str) -> None:
     for pid, value in data["result"].items():
         assert f"{users[pid].name} ${value}" in sent.content
     pngs = _pngs(env)
-    assert images > 0 and len(pngs) == images + 2  # + the status image and card of /start
+    # + the status image and card of /start, + the standings chart sent with the game-over
+    # reply (then again in the edit that adds that reply's images)
+    assert images > 0 and len(pngs) == images + 3
+    assert [n for n, _ in sent.files].count("standings.png") == 1
     assert all(p.startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
     names = {n for s in env.fake.sent for n, _f in s.files}
-    assert {"map.png", "market.png", "status.png", "card.png"} <= names
+    assert {"map.png", "market.png", "status.png", "card.png", "standings.png"} <= names
 
 
 async def test_best_routes_and_autocomplete_with_real_engine(env: Env) -> None:
@@ -54,7 +57,18 @@ async def test_best_routes_and_autocomplete_with_real_engine(env: Env) -> None:
     live = await env.service._live(1)
     user = next(u for u in users.values() if str(u.id) == live.game.acting_players()[0])
     thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+    # /run shows the solver's best run to the president, who runs it with the button
     sent = await env.cmd(user, thread, "run")
-    assert not sent.ephemeral and " runs 2+-0" in sent.content, sent.content
+    assert sent.ephemeral and sent.content.startswith(
+        "IC's best run: a 2+ train Memphis-Grenada-Chattanooga $90. Total $90."), sent.content
+    assert len(await env.service.store.actions(1)) == first_run  # nothing run yet
+    (button,) = [c["custom_id"] for row in sent.payload["components"] for c in row["components"]]
+    other = next(u for u in users.values() if u is not user)
+    refused = await env.fake.click(other, sent, button)
+    assert refused.ephemeral and "Only the player who asked for this run" in refused.content
+    sent = await env.fake.click(user, sent, button)
+    await env.settle()
+    assert not sent.ephemeral and " runs a 2+ train Memphis-Grenada-Chattanooga for $90" in (
+        sent.content), sent.content
     choices = await env.fake.autocomplete(user, thread, "dividend", "kind")
     assert {c["value"] for c in choices} <= {"payout", "withhold", "half"} and choices

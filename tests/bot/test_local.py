@@ -27,9 +27,9 @@ async def test_local_session_plays_a_few_moves(tmp_path: Path) -> None:
         out = await s.handle("cy: bid M&O 5")
         assert out == "(only you) M&O costs exactly its face value, $70."
         out = await s.handle("cy: bid M&O 70")
-        assert "cy bids $70 on M&O" in out and "@bob to act" in out
-        assert "bob bids $60 on MC" in await s.handle("bob: bid MC 60")
-        assert "alice bids $30 on AGS" in await s.handle("alice: bid AGS 30")
+        assert "cy bids $70 on Mobile & Ohio Railway (M&O)" in out and "@bob to act" in out
+        assert "bob bids $60 on Mississippi Central Railway (MC)" in await s.handle("bob: bid MC 60")
+        assert "alice bids $30 on Alabama Great Southern Railroad (AGS)" in await s.handle("alice: bid AGS 30")
         out = await s.handle("alice: par GMO 70")
         assert "alice pars GMO" in out and "market.png" in out and "@bob to act" in out
         png = tmp_path / "img"

@@ -124,7 +124,7 @@ async def test_the_terminal_remembers_its_game_across_restarts(tmp_path: Path) -
     store, s = await _session(tmp_path)
     try:
         out = await s.handle("cy: bid M&O 70")
-        assert "cy bids $70 on M&O" in out, out
+        assert "cy bids $70 on Mobile & Ohio Railway (M&O)" in out, out
     finally:
         await store.close()
 

@@ -1,0 +1,102 @@
+"""A digest of a game's state: the facts events are derived from (engine/events.py compares
+the digests before and after an action). Read-only; nothing here changes the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import shares
+
+
+@dataclass(frozen=True, slots=True)
+class Corp:
+    floated: bool
+    closed: bool
+    president: str | None
+    price: int | None
+    cash: int
+    trains: int
+    kind: str
+    sold_out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    round_key: tuple[Any, ...]
+    round_kind: str
+    round_name: str
+    phase: str
+    acting: tuple[str, str]
+    order: tuple[str, ...]
+    trains: dict[str, tuple[str | None, bool, str]]  # id -> (owner, gone, name)
+    companies: dict[str, tuple[str | None, bool, int]]  # id -> (owner, closed, revenue)
+    corps: dict[str, Corp]
+    cash: dict[str, int]  # player id -> cash
+    bankrupt: frozenset[str]
+    bank: int
+    finished: bool
+    end_reason: str | None
+    trigger: str | None
+    revenue: int | None
+    certs: dict[str, tuple[str, str, int, bool]]  # id -> (corp, owner, percent, president)
+    pool: frozenset[str]  # trains discarded to the open market (1870)
+    turn_corp: str | None  # whose operating turn it is (the acting entity may be another)
+
+
+def _trigger(game: Any) -> str | None:
+    """The game's end, once triggered and not yet reached (1870: the bank broken; 18MEX: the
+    bank or a price at the end-game row)."""
+    extra = game.state.extra
+    if extra.get("end_trigger"):
+        return str(extra["end_trigger"])
+    if extra.get("bank_broken"):
+        return "bank"
+    return None
+
+
+def digest(game: Any) -> Digest:
+    st = game.state
+    rnd = game.round
+    title = game.title
+    corps = {}
+    for c in st.corporations.values():
+        trains = sum(1 for t in st.trains if t.owner == c.id and not t.gone)
+        pres = title.controller(game, c.id, c.kind) if c.kind == "minor" else shares.president(c)
+        corps[c.id] = Corp(c.floated, c.closed, pres,
+                           title.share_price(c) if c.cell is not None else None,
+                           c.cash, trains, c.kind, c.ipoed and shares.sold_out(c))
+    turn = getattr(rnd, "turn", None)
+    revenue = getattr(turn, "revenue", None) if rnd.kind == "operating" else None
+    if getattr(rnd, "conn_stage", None) == "dividend":  # 1870: a connection run's income
+        revenue = getattr(rnd, "conn_revenue", revenue)
+    current = ("", "") if st.finished or rnd.finished else rnd.current()
+    return Digest(
+        round_key=(rnd.kind, rnd.name(), game.turn, game.or_number),
+        round_kind=rnd.kind,
+        round_name=rnd.name(),
+        phase=st.phase,
+        acting=(str(current[0]), str(current[1])),
+        order=tuple(getattr(rnd, "order", ()) or ()),
+        trains={t.id: (t.owner, t.gone, t.name) for t in st.trains},
+        companies={c.id: (c.owner, c.closed, c.revenue) for c in st.companies.values()},
+        corps=corps,
+        cash={p.id: p.cash for p in st.players},
+        bankrupt=frozenset(p.id for p in st.players if p.bankrupt),
+        bank=st.bank.cash,
+        finished=st.finished,
+        end_reason=st.end_reason,
+        trigger=_trigger(game),
+        revenue=revenue,
+        certs={c.id: (c.corp, c.owner, c.percent, c.president)
+               for corp in st.corporations.values() for c in corp.certs},
+        pool=frozenset(t.id for t in st.trains if t.discarded),
+        turn_corp=_turn_corp(rnd),
+    )
+
+
+def _turn_corp(rnd: Any) -> str | None:
+    order, index = getattr(rnd, "order", None), getattr(rnd, "index", None)
+    if rnd.kind != "operating" or rnd.finished or not order or not isinstance(index, int):
+        return None
+    return str(order[index]) if 0 <= index < len(order) else None
