@@ -41,6 +41,33 @@ def local_user_id(name: str) -> int:
     return zlib.crc32(name.strip().lower().encode()) & 0x7FFFFFFF
 
 
+def parse_arguments(name: str, args: list[str]) -> dict[str, object] | str:
+    """A command's arguments from its words (in the command's order or `name=value`); also
+    read by the e-mail transport (bot/mail/parse.py)."""
+    if name not in SPECS:
+        return f"Unknown command {name!r}."
+    spec = SPECS[name]
+    params = list(spec.params)
+    out: dict[str, object] = {}
+    positional = [a for a in args if "=" not in a or a.startswith("[") or a.startswith("{")]
+    for a in args:
+        key, eq, value = a.partition("=")
+        if eq and key in {p.name for p in params} and a not in positional:
+            out[key] = value
+    free = [p for p in params if p.name not in out]
+    if spec.name == "start":  # the seating is every remaining word
+        if positional:
+            out["seating"] = " ".join(positional)
+        return out
+    if len(positional) > len(free):
+        # the last parameter takes the rest (e.g. routes JSON with spaces)
+        positional = positional[: len(free) - 1] + [" ".join(positional[len(free) - 1 :])]
+    for p, value in zip(free, positional, strict=False):
+        number = p.kind is int and value.lstrip("-").isdigit() and len(value) < 12
+        out[p.name] = int(value) if number else value
+    return out
+
+
 class LocalSession:
     def __init__(self, service: Service, images_dir: Path, player: str | None = None) -> None:
         self.service = service
@@ -132,26 +159,7 @@ class LocalSession:
         return await self._render(reply)
 
     def _arguments(self, name: str, args: list[str]) -> dict[str, object] | str:
-        spec = SPECS[name]
-        params = list(spec.params)
-        out: dict[str, object] = {}
-        positional = [a for a in args if "=" not in a or a.startswith("[") or a.startswith("{")]
-        for a in args:
-            key, eq, value = a.partition("=")
-            if eq and key in {p.name for p in params} and a not in positional:
-                out[key] = value
-        free = [p for p in params if p.name not in out]
-        if spec.name == "start":  # the seating is every remaining word
-            if positional:
-                out["seating"] = " ".join(positional)
-            return out
-        if len(positional) > len(free):
-            # the last parameter takes the rest (e.g. routes JSON with spaces)
-            positional = positional[: len(free) - 1] + [" ".join(positional[len(free) - 1 :])]
-        for p, value in zip(free, positional, strict=False):
-            number = p.kind is int and value.lstrip("-").isdigit() and len(value) < 12
-            out[p.name] = int(value) if number else value
-        return out
+        return parse_arguments(name, args)
 
     async def _use(self, args: list[str]) -> str:
         if not args or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
