@@ -27,7 +27,7 @@ from bot.mail.inbound import start_listener
 from bot.mail.outbound import Mailer
 from bot.mail.parse import read_line
 from bot.mail.repo import Invite, MailRepo, MailSeat
-from bot.mail.settings import MailSettings
+from bot.mail.settings import MailSettings, mail_settings
 from bot.mail.tokens import Signer, Token, new_nonce
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
@@ -38,6 +38,17 @@ log = logging.getLogger(__name__)
 
 MOVE_NAMES = {s.name for s in MOVES}
 INFO_NAMES = {"legal", "history", "status", "map", "market", "undo", "redo"}
+
+
+async def start_mail(config: Any, service: Service) -> MailDesk | None:
+    """The transport as config.toml's [mail] section sets it up (None: no [mail])."""
+    settings = mail_settings(config.mail)
+    if settings is None:
+        return None
+    desk = MailDesk(service, settings)
+    await desk.start()
+    log.info("mail: listening on %s:%s for %s", settings.listen_host, desk.port, settings.domain)
+    return desk
 
 
 class MailDesk:

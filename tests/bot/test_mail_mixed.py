@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Who
 from tests.bot.conftest import FIXTURES, Env, needs_shared
 from tests.bot.mailkit import MailEnv, text_of
 from tests.bot.replay import command_for, effective_log
@@ -25,8 +24,15 @@ async def test_mixed_discord_and_mail_game(env: Env, tmp_path: Path) -> None:
         await env.cmd(env.alice, env.fake.main_channel, "create", title="18MS")
         thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
         await env.cmd(env.bob, thread, "join")
-        reply = await menv.mail.invite(Who(env.alice.id, "Alice"), 1, CY, "Cy")
-        assert "Invitation #1 mailed to Cy" in reply.text
+        # the bot runs the e-mail transport: /invite is there (bot/cogs/mail.py)
+        assert env.bot is not None
+        env.bot.mail = menv.mail
+        await env.bot.load_extension("bot.cogs.mail")
+        await env.bot.tree.sync()
+        sent = await env.cmd(env.alice, thread, "invite", address=CY, player="Cy")
+        assert "Invitation #1 mailed to Cy" in sent.content, sent.content
+        invitation = menv.recorder.last(CY)
+        assert "Alice invites you to a 18MS game (#1)" in text_of(invitation)
         await menv.send(MailEnv.answer(menv.recorder.last(CY), CY, ["I'm in"]))
         record = await env.service.game_record(1)
         cy = record.players[-1]
