@@ -19,17 +19,18 @@ import shlex
 import sys
 import zlib
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.commands import SPECS, Commands, Ctx, fault_reply
 from bot.config import Config
-from bot.replies import Reply
+from bot.replies import BotError, Reply
 from bot.service import Service, Who
 from bot.store import Store
 
 HELP = """Commands: {names}
 Extra: as NAME | use GAME_ID | import FILE ID=NAME... | allow REQUEST | refuse REQUEST |
 agree VOTE | disagree VOTE | help | quit
+By e-mail (with [mail] in config.toml): invite ADDRESS NAME | mailgame TITLE ADDRESS NAME
 Prefix a line with "NAME:" to act as that player once."""
 
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -78,6 +79,7 @@ class LocalSession:
         self.names: dict[int, str] = {}
         self._count = 0
         self._image_counts: dict[int, int] = {}
+        self.mail: Any = None  # the e-mail transport (bot/mail/transport.py), if configured
 
     def _who(self, name: str) -> Who:
         uid = local_user_id(name)
@@ -149,6 +151,8 @@ class LocalSession:
             if not args or not args[0].isdigit():
                 return f"Usage: {name} REQUEST_ID"
             reply = await self.commands.answer_undo(ctx, int(args[0]), name == "allow")
+        elif name in ("invite", "mailgame"):
+            return await self._mail(name, args, who)
         elif name in SPECS:
             kwargs = self._arguments(name, args)
             if isinstance(kwargs, str):
@@ -160,6 +164,24 @@ class LocalSession:
 
     def _arguments(self, name: str, args: list[str]) -> dict[str, object] | str:
         return parse_arguments(name, args)
+
+    async def _mail(self, name: str, args: list[str], who: Who) -> str:
+        """invite ADDRESS NAME (this game's seat for an e-mail player); mailgame TITLE ADDRESS
+        NAME (a game whose organiser plays by e-mail, docs/MAIL.md)."""
+        if self.mail is None:
+            return "This bot does not run the e-mail transport (no [mail] in config.toml)."
+        try:
+            if name == "invite" and len(args) >= 2:
+                record = await self.service.game_here(self.channel_id)
+                reply = await self.mail.invite(who, record.id, args[0], " ".join(args[1:]))
+                return str(reply.text)
+            if name == "mailgame" and len(args) >= 3:
+                gid = await self.mail.create_game(args[1], " ".join(args[2:]), args[0],
+                                                  channel_id=await self._make_thread(""))
+                return f"Game #{gid} created; its organiser {args[1]} got a mail to invite and start."
+        except BotError as err:
+            return str(err)
+        return "Usage: invite ADDRESS NAME | mailgame TITLE ADDRESS NAME"
 
     async def _use(self, args: list[str]) -> str:
         if not args or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
@@ -235,6 +257,9 @@ async def run_local(
     first = config.local_players[0] if config.local_players else None
     session = LocalSession(service, config.local_images, first)
     service.lag.start()
+    from bot.mail.transport import start_mail
+
+    session.mail = await start_mail(config, service)
     print("Local mode: type help for the commands, quit to leave.", file=stdout)
     back = await session.resume()
     if back:
@@ -251,6 +276,8 @@ async def run_local(
             if out:
                 print(out, file=stdout)
     finally:
+        if session.mail is not None:
+            await session.mail.stop()
         await service.lag.stop()
         service.close()
         await store.close()

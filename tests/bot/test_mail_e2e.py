@@ -175,3 +175,20 @@ async def test_turn_mail_attaches_map_and_market(tmp_path: Path) -> None:
         assert all(f.startswith(b"\x89PNG\r\n\x1a\n") for f in files.values())
     finally:
         await menv.stop()
+
+
+async def test_terminal_invites_and_organises_by_mail(menv: MailEnv, tmp_path: Path) -> None:
+    from bot.local import LocalSession
+
+    session = LocalSession(menv.service, tmp_path / "images", "Dee")
+    assert "Created 18MS game #1" in await session.handle("create 18MS")
+    session.mail = None
+    assert "does not run the e-mail transport" in await session.handle(f"invite {CY} Cy")
+    session.mail = menv.mail
+    assert "Invitation #1 mailed to Cy" in await session.handle(f"invite {CY} Cy")
+    await menv.send(MailEnv.answer(menv.recorder.last(CY), CY, ["ok"]))
+    record = await menv.service.game_record(1)
+    assert [p.name for p in record.players] == ["Dee", "Cy"]
+    out = await session.handle(f"mailgame 1870 {ALICE} Alice")
+    assert "Game #2 created" in out, out
+    assert "1870 game #2 is open" in str(menv.recorder.last(ALICE)["Subject"])
