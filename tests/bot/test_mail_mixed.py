@@ -37,7 +37,7 @@ async def test_mixed_discord_and_mail_game(env: Env, tmp_path: Path) -> None:
         record = await env.service.game_record(1)
         cy = record.players[-1]
         assert cy.name == "Cy" and cy.user_id >= 3_000_000_000
-        seating = f"<@{env.alice.id}> <@{env.bob.id}> <@{cy.user_id}>"
+        seating = f"<@{env.alice.id}> <@{env.bob.id}> Cy"  # Cy has no mention: named
         sent = await env.cmd(env.alice, thread, "start", seating=seating)
         assert "starts" in sent.content, sent.content
         await menv.mail.settle()
