@@ -14,6 +14,10 @@ from bot.store import Store
 MAIL_USER_BASE = 3_000_000_000
 
 
+def is_mail_user(user_id: int) -> bool:
+    return MAIL_USER_BASE < user_id < MAIL_USER_BASE + 10**9
+
+
 @dataclass(frozen=True, slots=True)
 class MailSeat:
     game_id: int
@@ -115,6 +119,9 @@ class MailRepo:
         except sqlite3.IntegrityError:
             return False
         return True
+
+    async def unclaim(self, message_id: str) -> None:
+        await self._write("DELETE FROM mail_seen WHERE message_id = ?", (message_id,))
 
     async def settle(self, message_id: str, game_id: int | None, user_id: int | None,
                      outcome: str) -> None:

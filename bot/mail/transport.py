@@ -26,7 +26,7 @@ from bot.mail import compose
 from bot.mail.inbound import start_listener
 from bot.mail.outbound import Mailer
 from bot.mail.parse import read_line
-from bot.mail.repo import Invite, MailRepo, MailSeat
+from bot.mail.repo import Invite, MailRepo, MailSeat, is_mail_user
 from bot.mail.settings import MailSettings, mail_settings
 from bot.mail.tokens import Signer, Token, new_nonce
 from bot.replies import BotError, Reply
@@ -199,7 +199,7 @@ class MailDesk:
 
     def _post(self, record: GameRecord, text: str, mention: tuple[int, ...] = ()) -> None:
         """Say something in the game's Discord thread (through the notices loop)."""
-        discord_users = tuple(u for u in mention if u < 10**12 and u >= 2**32)
+        discord_users = tuple(u for u in mention if not is_mail_user(u))
         self.service.outbox.append(Outgoing(text, channel_id=record.thread_id or record.channel_id,
                                             mention=discord_users))
         self.service._wake.set()
@@ -275,10 +275,20 @@ class MailDesk:
         if not await self.repo.claim(message_id, self.service.clock.now()):
             log.info("mail %s was read before: nothing changes", message_id)
             return
-        outcome = "ignored"
         token = next((t for t in map(self.signer.read, rcpts) if t is not None), None)
+        try:
+            outcome = await self._read(mail_from, token, msg)
+        except BaseException:
+            # not answered 250: the sender's server retries, and the retry must be read
+            await self.repo.unclaim(message_id)
+            raise
+        await self.repo.settle(message_id, token.game_id if token else None,
+                               token.ident if token and token.kind == "move" else None, outcome)
+
+    async def _read(self, mail_from: str, token: Token | None, msg: EmailMessage) -> str:
         from bot.mail.answers import answer_bounce, answer_join, answer_moves
 
+        outcome = "ignored"
         if token is None or not mail_from or str(msg.get_content_type()) == "multipart/report":
             outcome = await answer_bounce(self, msg)
         elif token.kind == "move":
@@ -289,8 +299,7 @@ class MailDesk:
             invite = await self._verified(token)
             if isinstance(invite, Invite):
                 outcome = await answer_join(self, invite, msg)
-        await self.repo.settle(message_id, token.game_id if token else None,
-                               token.ident if token and token.kind == "move" else None, outcome)
+        return outcome
 
     # -- running one mail line --------------------------------------------------------------
 

@@ -192,3 +192,24 @@ async def test_terminal_invites_and_organises_by_mail(menv: MailEnv, tmp_path: P
     out = await session.handle(f"mailgame 1870 {ALICE} Alice")
     assert "Game #2 created" in out, out
     assert "1870 game #2 is open" in str(menv.recorder.last(ALICE)["Subject"])
+
+
+async def test_a_mail_that_failed_is_read_again_when_retried(menv: MailEnv,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    gid = await opened(menv)
+    mail = MailEnv.answer(menv.recorder.last(CY), CY, ["bid M&O 70"])
+    real = menv.mail.run_line
+
+    async def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(menv.mail, "run_line", broken)
+    with pytest.raises(smtplib.SMTPDataError) as err:
+        await menv.send(mail)
+    assert err.value.smtp_code == 451  # "try again later": the sender's server retries
+    assert await menv.service.store.actions(gid) == []
+    monkeypatch.setattr(menv.mail, "run_line", real)
+    await menv.send(mail)  # the retry (same Message-ID) is read, once
+    await menv.send(mail)
+    assert len(await menv.service.store.actions(gid)) == 1

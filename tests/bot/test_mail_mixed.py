@@ -46,8 +46,11 @@ async def test_mixed_discord_and_mail_game(env: Env, tmp_path: Path) -> None:
         assert "waiting for Cy" in str(turn["Subject"])
         await menv.send(MailEnv.answer(turn, CY, ["bid M&O 70"]))
         await env.service.notices_idle()
-        posted = [s.content for s in env.fake.sent if s.channel_id == thread]
-        assert any("(by e-mail)" in c and "bids $70 on M&O" in c for c in posted), posted
+        posted = [s for s in env.fake.sent if s.channel_id == thread and "(by e-mail)" in s.content]
+        assert "Cy** joins game #1" in posted[0].content, posted
+        assert len(posted) == 2 and "bids $70 on M&O" in posted[1].content, posted
+        posted = posted[1:]
+        assert [int(u) for u in posted[0].mentions["users"]] == [env.bob.id]  # Bob is up
         # Bob and Alice play on Discord; Cy's next mail tells what they did
         for user, price, company in ((env.bob, "60", "MC"), (env.alice, "30", "AGS")):
             sent = await env.cmd(user, thread, "bid", company=company, price=price)
