@@ -37,12 +37,15 @@ class RailBot(commands.Bot):
         self.config = config
         self.service = service
         self.rail = Commands(service)
+        self.mail: Any = None  # the e-mail transport (bot/mail/transport.py), if configured
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         self.service.lag.start()
         for ext in EXTENSIONS:
             await self.load_extension(ext)
+        if self.mail is not None:
+            await self.load_extension("bot.cogs.mail")
         if self.config.sync_guilds:
             for gid in self.config.sync_guilds:
                 guild = discord.Object(gid)
@@ -81,10 +84,15 @@ async def open_service(config: Config) -> Service:
 async def run_discord(config: Config, token: str) -> None:
     service = await open_service(config)
     bot = RailBot(config, service)
+    from bot.mail.transport import start_mail
+
+    bot.mail = await start_mail(config, service)
     try:
         async with bot:
             await bot.start(token)
     finally:
+        if bot.mail is not None:
+            await bot.mail.stop()
         await service.lag.stop()
         service.close()
         await service.store.close()

@@ -303,7 +303,8 @@ class Commands:
             case "leave":
                 return await s.leave(ctx.who, game.id)
             case "start":
-                return await s.start(ctx.who, game.id, self._seating(ctx, args.get("seating")))
+                return await s.start(ctx.who, game.id,
+                                     self._seating(ctx, args.get("seating"), game))
             case "abandon":
                 return await s.abandon(ctx.who, game.id)
             case "end":
@@ -352,12 +353,16 @@ class Commands:
         return out
 
     @staticmethod
-    def _seating(ctx: Ctx, text: str | None) -> list[int] | None:
+    def _seating(ctx: Ctx, text: str | None, game: Any = None) -> list[int] | None:
         if not text or text.strip().lower() == "random":
             return None
+        # a joined player may also be named (an e-mail player has no mention)
+        names = {p.name.lower(): p.user_id for p in getattr(game, "players", ())}
         order = []
         for token in text.replace(",", " ").split():
             user = ctx.resolve_user(token)
+            if user is None and token.lstrip("@").lower() in names:
+                user = (names[token.lstrip("@").lower()], token)
             if user is None:
                 raise BotError(f"I do not know who {token!r} is: use mentions like @name.")
             order.append(user[0])

@@ -22,6 +22,7 @@ class Config:
     guild_ready_timeout: float = 2.0
     local_images: Path = Path("local-images")
     local_players: tuple[str, ...] = field(default_factory=tuple)
+    mail: dict[str, Any] = field(default_factory=dict)  # [mail], read by bot/mail/settings.py
 
     @property
     def token(self) -> str | None:
@@ -70,4 +71,5 @@ def _from_raw(raw: dict[str, Any]) -> Config:
         guild_ready_timeout=float(bot.get("guild_ready_timeout", base.guild_ready_timeout)),
         local_images=Path(local.get("images_dir", base.local_images)),
         local_players=tuple(str(p) for p in local.get("players", ())),
+        mail=dict(raw.get("mail", {})),
     )

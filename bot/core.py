@@ -94,6 +94,9 @@ class ServiceCore:
         self._engine_pool = ThreadPoolExecutor(max(1, engine_threads), thread_name_prefix="engine")
         self._import_pool = ThreadPoolExecutor(1, thread_name_prefix="import")
         self.lag = LagMonitor()  # started with the bot (bot/app.py, bot/local.py)
+        # told of every turn change (game, turn, log length), under the game's lock: they
+        # must not block (the e-mail transport queues the game, bot/mail/transport.py)
+        self.turn_listeners: list[Callable[[GameRecord, Turn, int], None]] = []
 
     async def run_engine(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run engine work on the engine threads and wait for it."""

@@ -43,7 +43,8 @@ EXTRA: dict[str, str] = {
 TERMINAL = """In the terminal: type a command without the slash, arguments in order or as name=value
 (e.g. `token Meridian`, `lay hex=E5 tile=57 rotation=2`). Prefix a line with "NAME:" to act
 as that player once, or switch with `as NAME`. Also: use GAME_ID, import FILE ID=NAME...,
-allow REQUEST, refuse REQUEST, agree VOTE, disagree VOTE, sell train N, keep train N, quit."""
+allow REQUEST, refuse REQUEST, agree VOTE, disagree VOTE, sell train N, keep train N, quit.
+By e-mail (with [mail] in config.toml): invite ADDRESS NAME, mailgame TITLE ADDRESS NAME."""
 
 
 def _usage(spec: Any) -> str:

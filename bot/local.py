@@ -19,11 +19,11 @@ import shlex
 import sys
 import zlib
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.commands import SPECS, Commands, Ctx, fault_reply
 from bot.config import Config
-from bot.replies import Reply
+from bot.replies import BotError, Reply
 from bot.service import Service, Who
 from bot.store import Store
 
@@ -36,6 +36,33 @@ def local_user_id(name: str) -> int:
     return zlib.crc32(name.strip().lower().encode()) & 0x7FFFFFFF
 
 
+def parse_arguments(name: str, args: list[str]) -> dict[str, object] | str:
+    """A command's arguments from its words (in the command's order or `name=value`); also
+    read by the e-mail transport (bot/mail/parse.py)."""
+    if name not in SPECS:
+        return f"Unknown command {name!r}."
+    spec = SPECS[name]
+    params = list(spec.params)
+    out: dict[str, object] = {}
+    positional = [a for a in args if "=" not in a or a.startswith("[") or a.startswith("{")]
+    for a in args:
+        key, eq, value = a.partition("=")
+        if eq and key in {p.name for p in params} and a not in positional:
+            out[key] = value
+    free = [p for p in params if p.name not in out]
+    if spec.name == "start":  # the seating is every remaining word
+        if positional:
+            out["seating"] = " ".join(positional)
+        return out
+    if len(positional) > len(free):
+        # the last parameter takes the rest (e.g. routes JSON with spaces)
+        positional = positional[: len(free) - 1] + [" ".join(positional[len(free) - 1 :])]
+    for p, value in zip(free, positional, strict=False):
+        number = p.kind is int and value.lstrip("-").isdigit() and len(value) < 12
+        out[p.name] = int(value) if number else value
+    return out
+
+
 class LocalSession:
     def __init__(self, service: Service, images_dir: Path, player: str | None = None) -> None:
         self.service = service
@@ -46,6 +73,7 @@ class LocalSession:
         self.names: dict[int, str] = {}
         self._count = 0
         self._image_counts: dict[int, int] = {}
+        self.mail: Any = None  # the e-mail transport (bot/mail/transport.py), if configured
 
     def _who(self, name: str) -> Who:
         uid = local_user_id(name)
@@ -128,6 +156,8 @@ class LocalSession:
             if not args or not args[0].isdigit():
                 return f"Usage: {name} REQUEST_ID"
             reply = await self.commands.answer_undo(ctx, int(args[0]), name == "allow")
+        elif name in ("invite", "mailgame"):
+            return await self._mail(name, args, who)
         elif name in SPECS:
             kwargs = self._arguments(name, args)
             if isinstance(kwargs, str):
@@ -138,26 +168,25 @@ class LocalSession:
         return await self._render(reply)
 
     def _arguments(self, name: str, args: list[str]) -> dict[str, object] | str:
-        spec = SPECS[name]
-        params = list(spec.params)
-        out: dict[str, object] = {}
-        positional = [a for a in args if "=" not in a or a.startswith("[") or a.startswith("{")]
-        for a in args:
-            key, eq, value = a.partition("=")
-            if eq and key in {p.name for p in params} and a not in positional:
-                out[key] = value
-        free = [p for p in params if p.name not in out]
-        if spec.name == "start":  # the seating is every remaining word
-            if positional:
-                out["seating"] = " ".join(positional)
-            return out
-        if len(positional) > len(free):
-            # the last parameter takes the rest (e.g. routes JSON with spaces)
-            positional = positional[: len(free) - 1] + [" ".join(positional[len(free) - 1 :])]
-        for p, value in zip(free, positional, strict=False):
-            number = p.kind is int and value.lstrip("-").isdigit() and len(value) < 12
-            out[p.name] = int(value) if number else value
-        return out
+        return parse_arguments(name, args)
+
+    async def _mail(self, name: str, args: list[str], who: Who) -> str:
+        """invite ADDRESS NAME (this game's seat for an e-mail player); mailgame TITLE ADDRESS
+        NAME (a game whose organiser plays by e-mail, docs/MAIL.md)."""
+        if self.mail is None:
+            return "This bot does not run the e-mail transport (no [mail] in config.toml)."
+        try:
+            if name == "invite" and len(args) >= 2:
+                record = await self.service.game_here(self.channel_id)
+                reply = await self.mail.invite(who, record.id, args[0], " ".join(args[1:]))
+                return str(reply.text)
+            if name == "mailgame" and len(args) >= 3:
+                gid = await self.mail.create_game(args[1], " ".join(args[2:]), args[0],
+                                                  channel_id=await self._make_thread(""))
+                return f"Game #{gid} created; its organiser {args[1]} got a mail to invite and start."
+        except BotError as err:
+            return str(err)
+        return "Usage: invite ADDRESS NAME | mailgame TITLE ADDRESS NAME"
 
     async def _use(self, args: list[str]) -> str:
         if not args or not args[0].lstrip("#").isdigit() or len(args[0]) > 12:
@@ -240,6 +269,9 @@ async def run_local(
     first = config.local_players[0] if config.local_players else None
     session = LocalSession(service, config.local_images, first)
     service.lag.start()
+    from bot.mail.transport import start_mail
+
+    session.mail = await start_mail(config, service)
     print("Local mode: type help for the commands, quit to leave.", file=stdout)
     back = await session.resume()
     if back:
@@ -256,6 +288,8 @@ async def run_local(
             if out:
                 print(out, file=stdout)
     finally:
+        if session.mail is not None:
+            await session.mail.stop()
         await service.lag.stop()
         service.close()
         await store.close()

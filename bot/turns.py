@@ -97,6 +97,8 @@ class ServiceTurns(ServiceCore):
                                    "seats a substitute with /substitute.")
         if passed and (users or turn.finished):
             await self._tell_followers(record, new, turn)
+        for listener in self.turn_listeners:
+            listener(record, turn, stamp)
 
     def _charges(self, record: GameRecord, state: TurnState | None,
                  now: float) -> list[tuple[str, int, float]]:

@@ -1,0 +1,143 @@
+"""Real SMTP on 127.0.0.1 for the e-mail transport's tests: the bot's own listener (aiosmtpd,
+bot/mail/inbound.py) and a recording outbound server (aiosmtpd too) the bot sends through,
+players who answer the bot's mails with smtplib, and a service on a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+from typing import Any
+
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+from bot.clock import FakeClock
+from bot.mail.settings import MailSettings
+from bot.mail.transport import MailDesk
+from bot.service import Service
+from bot.store import Store
+
+SECRET = "test-secret-0123456789abcdef"
+DOMAIN = "moderator.test"
+
+
+@dataclass
+class Recorder:
+    """The outbound SMTP server: keeps every mail; refuses the addresses in `refuse`."""
+
+    mails: list[tuple[str, list[str], EmailMessage]] = field(default_factory=list)
+    refuse: set[str] = field(default_factory=set)
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
+                          address: str, options: list[str]) -> str:
+        if address.lower() in self.refuse:
+            return "550 5.1.1 No such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content or b""
+        msg = message_from_bytes(raw, policy=policy.default)
+        assert isinstance(msg, EmailMessage)
+        self.mails.append((str(envelope.mail_from), list(envelope.rcpt_tos), msg))
+        return "250 OK"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [m for _f, rcpts, m in self.mails if address in rcpts]
+
+    def last(self, address: str) -> EmailMessage:
+        mails = self.to(address)
+        assert mails, f"no mail to {address}"
+        return mails[-1]
+
+
+def text_of(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def pngs_of(msg: EmailMessage) -> dict[str, bytes]:
+    return {str(p.get_filename()): bytes(p.get_content()) for p in msg.iter_attachments()
+            if p.get_content_type() == "image/png"}
+
+
+class MailEnv:
+    def __init__(self, tmp: Path, render_images: bool = False,
+                 service: Service | None = None) -> None:
+        self.tmp = tmp
+        self.render_images = render_images
+        self.recorder = Recorder()
+        self.clock = FakeClock()
+        self._outbound: asyncio.Server | None = None
+        self.store: Store | None = None
+        self._service = service
+        self.desk: MailDesk | None = None
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._outbound = await loop.create_server(lambda: SMTP(self.recorder), "127.0.0.1", 0)
+        port = self._outbound.sockets[0].getsockname()[1]
+        if self._service is None:
+            self.store = await Store.open(self.tmp / "mail.sqlite3")
+            self._service = Service(self.store, render_images=self.render_images,
+                                    clock=self.clock)
+        settings = MailSettings(domain=DOMAIN, secret=SECRET, listen_port=0,
+                                smtp_host="127.0.0.1", smtp_port=int(port), smtp_tls="none",
+                                smtp_timeout=10)
+        self.desk = MailDesk(self._service, settings)
+        await self.desk.start()
+
+    @property
+    def service(self) -> Service:
+        assert self._service is not None
+        return self._service
+
+    @property
+    def mail(self) -> MailDesk:
+        assert self.desk is not None
+        return self.desk
+
+    async def stop(self) -> None:
+        if self.desk is not None:
+            await self.desk.stop()
+        if self._outbound is not None:
+            self._outbound.close()
+            await self._outbound.wait_closed()
+        if self.store is not None:
+            self._service and self._service.close()
+            await self.store.close()
+
+    def _smtp_send(self, mail_from: str, rcpt: str, raw: bytes) -> dict[str, Any]:
+        with smtplib.SMTP("127.0.0.1", self.mail.port, timeout=30) as s:
+            return s.sendmail(mail_from, [rcpt], raw)
+
+    async def send(self, msg: EmailMessage, *, rcpt: str | None = None,
+                   mail_from: str | None = None) -> None:
+        """Deliver to the bot's listener (raises smtplib's error if a recipient is refused),
+        then wait for the turn mails it causes."""
+        to = rcpt or str(msg["To"])
+        sender = mail_from if mail_from is not None else str(msg["From"])
+        await asyncio.to_thread(self._smtp_send, sender, to, msg.as_bytes(policy=policy.SMTP))
+        await self.mail.settle()
+
+    @staticmethod
+    def answer(to_msg: EmailMessage, sender: str, lines: list[str], *,
+               message_id: str | None = None) -> EmailMessage:
+        """A player's answer to one of the bot's mails, as a mail program writes it: the
+        move lines, a signature, then the quoted mail."""
+        reply = EmailMessage()
+        reply["From"] = sender
+        reply["To"] = str(to_msg["Reply-To"])
+        reply["Subject"] = "Re: " + str(to_msg["Subject"])
+        reply["Message-ID"] = message_id or make_msgid(domain="player.test")
+        reply["In-Reply-To"] = str(to_msg["Message-ID"])
+        reply["References"] = str(to_msg["Message-ID"])
+        quoted = "\n".join("> " + line for line in text_of(to_msg).splitlines()[:20])
+        reply.set_content("\n".join(lines) + "\n\n-- \nsent from my phone\npass\n\n"
+                          + f"On Tue, the moderator wrote:\n{quoted}\n")
+        return reply
