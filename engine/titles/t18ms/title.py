@@ -330,33 +330,58 @@ class Title18MS(Title):
             low = have - int(last) + 1 if last else 1
         return max(1, low), min(face, have)
 
-    def _other_price_ok(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
+    def _other_price_ok(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int,
+                        site: bool = True) -> bool:
         low, high = self.other_train_bounds(game, rnd, corp, train, price)
-        return low <= price <= high and self._loan_error(game, rnd, corp, train, price) is None
+        return (low <= price <= high and self._loan_error(game, rnd, corp, train, price, site) is None
+                and self._debt_refusal(game, rnd, corp, train, price) is None)
 
-    def _loan_error(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> str | None:
-        """The site takes the emergency loan whenever the price exceeds the treasury plus the
-        president's cash (also when the treasury alone could pay, the president being in debt):
-        the treasury's cash then goes to the bank and the president owes the price less that
-        cash plus $50. When that sum is not above $0 the site refuses the purchase."""
-        if not self._loan_buy(game, rnd, corp, train, price) or price > corp.cash:
+    def _loan_error(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int,
+                    site: bool = True) -> str | None:
+        """Two loans the site cannot make, though the printed rules allow them: with an empty
+        treasury (it fails emptying a treasury of $0), and a loan of $0 or less (the site takes
+        the loan whenever the price exceeds the treasury plus the president's cash, so also when
+        the treasury alone could pay, the president being in debt; the president then owes the
+        price less the treasury plus $50). With `site` false (the site would leave the company
+        no train at all, see `site_stuck`) the printed rules apply."""
+        if not site or not self._loan_buy(game, rnd, corp, train, price):
             return None
-        if price - corp.cash + 50 <= 0:
+        if corp.cash == 0:
+            return (f"{corp.id} cannot buy that train for ${price} with the bank's loan: as on "
+                    "18xx.games, the bank lends only to a company with money in its treasury.")
+        if price <= corp.cash and price - corp.cash + 50 <= 0:
             return (f"{corp.id} cannot buy that train for ${price}: with its president in debt the site "
                     "takes a loan here, and a loan of $0 or less is refused.")
         return None
+
+    def site_stuck(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
+        """A forced purchase where the site's two loan failures (`_loan_error`) leave no train
+        at all: the site's game cannot go on there, so the printed rules decide."""
+        from engine.legal import train_options
+
+        return (self.must_buy_train(game, rnd, corp)
+                and not self._train_offers(game, rnd, corp, train_options(game, corp), site=True))
 
     def buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any,
                   discount: int = 0) -> None:
         train = self.find_train(game, corp, action.train)
         price = int(action.price)
+        refusal = self._debt_refusal(game, rnd, corp, train, price)
+        if refusal:
+            raise EngineError(refusal, rule="train.debt_loan")
         pid = shares.president(corp)
         if price > corp.cash or pid is None or not self._loan_buy(game, rnd, corp, train, price):
+            err = self._loan_error(game, rnd, corp, train, price)
+            if err and not self.site_stuck(game, rnd, corp):
+                raise EngineError(err, rule="train.debt_loan")
             super().buy_train(game, rnd, corp, action, discount)
             return
         err = self._loan_error(game, rnd, corp, train, price)
-        if err:
+        if err and not self.site_stuck(game, rnd, corp):
             raise EngineError(err, rule="train.debt_loan")
+        if err:  # the printed rules: the treasury pays, no loan is needed
+            super().buy_train(game, rnd, corp, action, discount)
+            return
         st, pres = game.state, game.state.player(pid)
         owed = price - corp.cash + 50
         super().buy_train(game, rnd, corp, action, discount)
@@ -364,6 +389,30 @@ class Title18MS(Title):
         st.bank.cash += corp.cash + owed
         corp.cash = 0
         pres.cash -= owed
+
+    def _debt_refusal(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train,
+                      price: int) -> str | None:
+        """A forced purchase above the treasury and the president's cash together (a president
+        in debt lowers that sum, so also a price within the treasury) needs the bank's loan, and
+        the bank lends only when the president may sell nothing and no bank train costs that
+        sum or less."""
+        pid = shares.president(corp)
+        if pid is None or not self.must_buy_train(game, rnd, corp) or self._assisted(game, corp, train, price):
+            return None
+        have = corp.cash + game.state.player(pid).cash
+        if price <= have:
+            return None
+        money = f"${have}" if have >= 0 else f"-${-have}"
+        if self._can_sell_anything(game, rnd, corp, pid):
+            return (f"{corp.id} cannot pay ${price} with its treasury and its president's cash "
+                    f"({money}): the president must sell shares first; the bank lends only when "
+                    "he has none left that he may sell.")
+        cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=None)
+        if cheapest is not None and cheapest <= have:
+            return (f"{corp.id} cannot pay ${price} with its treasury and its president's cash "
+                    f"({money}): the bank lends nothing while a train from the bank costs "
+                    f"${cheapest}, within that money.")
+        return None
 
     def _loan_buy(self, game: Game, rnd: OperatingRound, corp: Corporation, train: Train, price: int) -> bool:
         """A forced purchase the bank lends for (the site's emergency loan, $50 interest): the
@@ -504,9 +553,18 @@ class Title18MS(Title):
                      "variant": face, "price": price} for t, face, price in offers)]
         if not base.get("trains"):
             return
+        out = self._train_offers(game, rnd, corp, base["trains"], site=True)
+        if not out and self.must_buy_train(game, rnd, corp):
+            out = self._train_offers(game, rnd, corp, base["trains"], site=False)
+        base["trains"] = out
+
+    def _train_offers(self, game: Game, rnd: OperatingRound, corp: Corporation,
+                      trains: list[tuple[str, str, int, int, str]], site: bool
+                      ) -> list[tuple[str, str, int, int, str]]:
+        """The trains of the base answer at the prices this title accepts (`legal_extras`)."""
         cheapest = min((min(self.variants(t).values()) for t in self.depot_trains(game)), default=None)
         out = []
-        for tid, face, lo, hi, seller in base["trains"]:
+        for tid, face, lo, hi, seller in trains:
             if seller != "bank":
                 train = self.find_train(game, corp, tid)
                 lo, hi = self.other_train_bounds(game, rnd, corp, train)
@@ -519,20 +577,24 @@ class Title18MS(Title):
                     # treasury
                     lo, hi = 1, 0
                     for p in range(1, max(value, corp.cash) + 1):
-                        if self._other_price_ok(game, rnd, corp, train, p):
+                        if self._other_price_ok(game, rnd, corp, train, p, site):
                             lo, hi = (p, p) if hi < lo else (lo, p)
                         elif hi >= lo:
                             break
                 if hi > corp.cash and self.shortfall_error(game, rnd, corp, train, hi):
                     hi = corp.cash  # the president may not add the rest
+                if self._debt_refusal(game, rnd, corp, train, hi):
+                    pid = shares.president(corp)
+                    hi = min(hi, corp.cash + (game.state.player(pid).cash if pid else 0))
                 if lo > hi:
                     continue
-            elif self._loan_error(game, rnd, corp, self.find_train(game, corp, tid), lo):
-                continue
-            elif lo > corp.cash and self.shortfall_error(game, rnd, corp, self.find_train(game, corp, tid), lo):
-                continue  # beyond the treasury, and the president may not add the rest
+            else:
+                train = self.find_train(game, corp, tid)
+                if (self._debt_refusal(game, rnd, corp, train, lo) or self._loan_error(game, rnd, corp, train, lo, site)
+                        or (lo > corp.cash and self.shortfall_error(game, rnd, corp, train, lo))):
+                    continue  # refused, or beyond the treasury and the president may not add the rest
             out.append((tid, face, lo, hi, seller))
-        base["trains"] = out
+        return out
 
     def player_value(self, game: Game, player: Any) -> int:
         return super().player_value(game, player)

@@ -38,7 +38,8 @@ def test_no_other_train_when_treasury_and_debt_are_below_one_dollar(f2) -> None:
     n = len(g.log)
     with pytest.raises(EngineError) as err:
         g.apply(buy("4+-1", 1))
-    assert err.value.rule == "train.other_price"
+    # the site asks first whether the bank would lend: not while the president may sell
+    assert err.value.rule == "train.debt_loan" and "sell" in str(err.value)
     assert len(g.log) == n
 
 
@@ -48,7 +49,8 @@ def test_debt_lowers_the_most_the_company_may_pay(f2) -> None:
     assert offered["4+-1"] == (1, 20)
     with pytest.raises(EngineError) as err:
         g.apply(buy("4+-1", 21))
-    assert err.value.rule == "train.other_price"
+    assert err.value.rule == "train.debt_loan"
+    g = in_debt(f2, -10)  # a refusal puts back the replayed state
     g.apply(buy("4+-1", 20))
     assert next(t for t in g.state.trains if t.id == "4+-1").owner == "IC"
 
@@ -120,3 +122,40 @@ def test_forced_purchase_with_a_loan_of_a_few_dollars(f2) -> None:
     g.apply(buy("2D-1", 500))
     assert ic.cash == 0 and pres.cash == -480
     assert g.state.bank.cash == bank + 500 + 20 + 30
+
+
+def test_no_loan_while_a_bank_train_is_within_the_money(f2) -> None:
+    # $700 + (-$150) = $550 covers the 2D ($500) from the bank: the site lends nothing, so
+    # another company's train costs at most $550 although the treasury holds $700
+    g, ic, pres = debt_position(f2, 700, -150)
+    offered = {t[0]: (t[2], t[3]) for t in g.legal().trains}
+    assert offered["5-0"] == (1, 550)
+    n = len(g.log)
+    with pytest.raises(EngineError) as err:
+        g.apply(buy("5-0", 551))
+    assert err.value.rule == "train.debt_loan" and "$500" in str(err.value)
+    assert len(g.log) == n
+    g, ic, pres = debt_position(f2, 700, -150)  # a refusal puts back the replayed state
+    g.apply(buy("5-0", 550))
+    assert ic.cash == 150 and pres.cash == -150
+
+
+def test_no_loan_to_an_empty_treasury_while_another_train_is_in_reach(f2) -> None:
+    # IC has $0; its president's $100 buys another company's train for up to $100, so the
+    # site's refusal to lend to an empty treasury stands: no 2D from the bank
+    g, ic, pres = debt_position(f2, 0, 100)
+    assert ("2D-1", "2D") not in [t[:2] for t in g.legal().trains if t[4] == "bank"]
+    with pytest.raises(EngineError) as err:
+        g.apply(buy("2D-1", 500))
+    assert err.value.rule == "train.debt_loan"
+    assert not g.title.site_stuck(g, g.round, ic)
+
+
+def test_where_the_site_could_not_go_on_the_printed_loan_rule_decides(f2) -> None:
+    # an empty treasury and a president in debt: every train needs the bank's loan, which the
+    # site cannot make; the rulebook's loan (11.8.4) lets the game go on
+    g, ic, pres = debt_position(f2, 0, -200)
+    assert g.title.site_stuck(g, g.round, ic)
+    assert ("2D-1", "2D") in [t[:2] for t in g.legal().trains if t[4] == "bank"]
+    g.apply(buy("2D-1", 500))
+    assert ic.cash == 0 and pres.cash == -200 - 500 - 50
