@@ -497,6 +497,7 @@ class Game:
             self.state.end_reason = self.state.end_reason or "manually_ended"
             return
         self.round.process(act)
+        self.title.action_processed(self)
         if self._recorder is not None:
             self._recorder.mid(self)
         self._settle()

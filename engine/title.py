@@ -97,6 +97,10 @@ class Title(OperatingRules):
     def next_round(self, game: Game, finished: Round) -> Round | None:
         raise NotImplementedError
 
+    def action_processed(self, game: Game) -> None:
+        """After every action the round processed, before the next round is settled: a title's
+        end-of-action rules (1870 closes the companies at $0 here); default nothing."""
+
     # ------------------------------------------------------------ who controls what
     def take_auto_actions(self, game: Game) -> list[dict[str, Any]]:
         """Automatic actions the rules made while the last action was processed, to be stored

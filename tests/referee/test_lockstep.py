@@ -40,3 +40,22 @@ def test_random_game_agrees_with_the_site(tmp_path: Path, title: str, seed: int,
     assert json.loads(out.read_text())["status"] == "finished"
     rep = _lockstep(out)
     assert rep["verdict"] in ("agree", "both-reject"), rep["detail"]
+
+
+# 1870 games where a company's price reaches $0 (it closes when the action is over, and the
+# site's connection checks around it follow), one in phase 1 with the bridge no longer for sale
+CLOSINGS = [(124, 6, [], "default"), (145, 3, ["finish_on_400"], "default"), (4, 6, [], "steady")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed,players,options,style", CLOSINGS)
+def test_1870_games_with_closings_agree_with_the_site(tmp_path: Path, seed: int, players: int,
+                                                      options: list[str], style: str) -> None:
+    out = tmp_path / "1870.json"
+    cmd = [sys.executable, "-m", "engine", "random", "1870", "--seed", str(seed), "--players",
+           str(players), "--style", style, "--out", str(out)]
+    for o in options:
+        cmd += ["--option", o]
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)
+    rep = _lockstep(out)
+    assert rep["verdict"] == "agree", rep["detail"]

@@ -4,6 +4,7 @@ from the destination home, the required route, the Map/Charter choice)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ class DestinationRules(Title):
     _logged_checks: list[tuple[str, list[str]]] | None  # the checks logged with an action
     _checks_made: list[dict[str, Any]]  # the checks computed while processing the action
     _walk_graph: Any  # the graph of the last connection walk
+    close_at_zero: Callable[[Game], list[Corporation]]  # Title1870's closing of companies at $0
 
     def destination_uses_city_space(self, dest: str) -> bool:
         """Station wars: a destination token on a map city takes a city space (squeezing in as an
@@ -271,6 +273,7 @@ class DestinationRules(Title):
         whose turn just ended first) and recorded for the log. `entity`: the company the check
         is made for (the first of a new round, or the one whose turn just ended; None: the
         logged checks left over after the action)."""
+        self.close_at_zero(game)  # a check is an action of its own on the site: the last one is over
         if self._logged_checks is not None:
             found = self._take_logged(entity)
             return [c for c in dict.fromkeys(found) if self.destination_hex(game.state.corporations[c])]
@@ -295,6 +298,7 @@ class DestinationRules(Title):
         """A company's turn begins (not the first of the round): the site checks again, for
         nobody (its check at a turn's start lists companies only for the round's first)."""
         if self._logged_checks is None and rnd.index > 0:
+            self.close_at_zero(game)
             self._record_check(corp.id, [])
 
     def _record_check(self, entity: str, corps: list[str]) -> None:

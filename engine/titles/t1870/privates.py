@@ -83,9 +83,10 @@ class PrivateRules(Title):
                  if not c.closed and c.owner in {p.id for p in st.players} and c.id not in NO_BUY_COMPANIES]
         if "can_buy_companies" not in (self.phase_data(game).get("engine_status_flags") or []):
             owned = []
-        if st.phase == "1":  # the site offers the bridge to MP and SSW even once one of them holds it
-            river = st.companies[RIVER_COMPANY]
-            return [river] if corp.id in RIVER_CORPS and not river.closed else []
+        if st.phase == "1":
+            # the site offers the bridge to MP and SSW even once one of them holds it or it has
+            # closed (then only a pass is possible: buy_company refuses what no player holds)
+            return [st.companies[RIVER_COMPANY]] if corp.id in RIVER_CORPS else []
         return owned
 
     def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:

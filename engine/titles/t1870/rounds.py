@@ -211,6 +211,16 @@ class StockRound1870(StockRound):
             self.protect_mode = False
         self._next_player()
 
+    def after_closing(self) -> None:
+        """Companies closed at the end of the action: a protection of one is void; with none
+        left to decide, play goes on to the next player."""
+        if not self.protect_mode:
+            return
+        self._skip_unprotectable()
+        if not self.queue():
+            self.protect_mode = False
+            self._next_player()
+
     # ---- price protection
     def _sold(self, pid: str) -> set[str]:
         return self.sold_this_round.get(pid, set())
@@ -412,6 +422,9 @@ class OperatingRound1870(OperatingRound):
                 self._next_entity()
                 return
             name = self.step_name()
+            if name != "done" and self.corp().closed:  # closed in its turn: the turn is over
+                self.turn.step = len(self.steps)
+                continue
             if name == "done":
                 if self.queue():
                     self._skip_unprotectable()
@@ -421,7 +434,9 @@ class OperatingRound1870(OperatingRound):
                 t.end_turn(g, self, corp)
                 self.done.append(corp.id)
                 self.awaiting_next = True
-                if not corp.closed:  # a company closed in its turn: no check for its turn's end
+                if not corp.closed and not t.closing(g, corp):
+                    # a company closed in its turn (or closing when its action is over, at $0)
+                    # gets no check for its turn's end
                     self._add_runs(t.connection_check(g, self, corp.id))
                 continue
             if t.step_kinds(g, self, name):
@@ -542,6 +557,12 @@ class OperatingRound1870(OperatingRound):
         self.order[start:] = waiting
 
     # ---- price protection (sales to fund a forced train purchase)
+    def after_closing(self) -> None:
+        """Companies closed at the end of the action (the one operating, one whose protection
+        was due): the round moves on past what nobody can do now."""
+        self._skip_unprotectable()
+        self._settle()
+
     def _skip_unprotectable(self) -> None:
         q = self.queue()
         while q and protection.protect_error(self.game, q[0], set()):

@@ -248,12 +248,32 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
                 zones.sold_out_move(game, corp)
 
     def after_price_move(self, game: Game, corp: Corporation) -> None:
-        if corp.cell is not None and "close" in zones.zone(game, corp.cell):
-            self.close_corporation(game, corp)
+        """A price at $0 closes the company only when the action is over (`action_processed`),
+        as on the site; a price of $400 ends the game at once where that option is on."""
         if (corp.cell is not None and "finish_on_400" in self.options
                 and self.market.price(corp.cell) >= 400):
             game.state.finished = True
             game.state.end_reason = "stock_market"
+
+    def closing(self, game: Game, corp: Corporation) -> bool:
+        """Open, with its price in a black $0 cell: it closes when the action is over."""
+        return not corp.closed and corp.cell is not None and "close" in zones.zone(game, corp.cell)
+
+    def close_at_zero(self, game: Game) -> list[Corporation]:
+        """Close every company at $0, in the order of the charter list."""
+        at_zero = [c for c in game.state.corporations.values() if self.closing(game, c)]
+        for corp in at_zero:
+            self.close_corporation(game, corp)
+        return at_zero
+
+    def action_processed(self, game: Game) -> None:
+        """At the end of every action each company whose price is in a black $0 cell closes, in
+        the order of the charter list; the round then moves past anyone left with nothing to do
+        (a protection of a closed company, the closed company's own turn)."""
+        at_zero = self.close_at_zero(game)
+        after = getattr(game.round, "after_closing", None)
+        if at_zero and after is not None:
+            after()
 
     def close_corporation(self, game: Game, corp: Corporation) -> None:
         st = game.state

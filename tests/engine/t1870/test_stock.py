@@ -158,6 +158,8 @@ def test_black_cell_closes_the_company() -> None:
     limit = g.title.cert_limit(g)
     _put(g, corp, (7, 0))
     zones.drop_for_sale(g, corp, 1)
+    assert not corp.closed  # it closes when the action is over, as on the site
+    g.title.action_processed(g)
     assert corp.closed and corp.cell is None and corp.cash == 0
     assert g.state.bank.cash == bank + 50
     assert g.title.cert_limit(g) < limit  # one company fewer
