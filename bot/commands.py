@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import longcmds, moves
+from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.store import GameRecord
 
 
 @dataclass(slots=True)
@@ -269,7 +271,7 @@ class Commands:
             game = await s.game_here(ctx.channel_id)
             builder = spec.move
 
-            def build(legal: Any) -> dict[str, Any]:
+            def build(legal: Named) -> dict[str, Any]:
                 return builder(legal, **args)
 
             return await s.act(ctx.who, game.id, build, interaction_id=ctx.interaction_id)
@@ -353,11 +355,12 @@ class Commands:
         return out
 
     @staticmethod
-    def _seating(ctx: Ctx, text: str | None, game: Any = None) -> list[int] | None:
+    def _seating(ctx: Ctx, text: str | None, game: GameRecord | None = None
+                 ) -> list[int] | None:
         if not text or text.strip().lower() == "random":
             return None
         # a joined player may also be named (an e-mail player has no mention)
-        names = {p.name.lower(): p.user_id for p in getattr(game, "players", ())}
+        names = {p.name.lower(): p.user_id for p in (game.players if game else ())}
         order = []
         for token in text.replace(",", " ").split():
             user = ctx.resolve_user(token)
@@ -373,7 +376,7 @@ class Commands:
         if legal is None:
             return Reply("You have nothing to do right now.", ephemeral=True)
         kinds = ", ".join(k.replace("_", " ") for k in moves.kinds(legal)) or "nothing"
-        entity = str(getattr(legal, "entity", "?"))
+        entity = legal.entity
         record = await self.service.game_record(game_id)
         player = record.player_by_engine_id(entity)
         lines = [f"{player.name if player else entity} may: {kinds}"]

@@ -15,9 +15,9 @@ from typing import ParamSpec, TypeVar
 
 from bot import naming
 from bot.consent import Waiting
-from bot.naming import Named
 from bot.images import ImageDesk
 from bot.lag import LagMonitor
+from bot.naming import Named
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size

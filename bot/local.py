@@ -19,13 +19,16 @@ import shlex
 import sys
 import zlib
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.commands import SPECS, Commands, Ctx, fault_reply
 from bot.config import Config
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.mail.transport import MailDesk
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CHANNEL = re.compile(r"<#(\d+)>")
@@ -73,7 +76,7 @@ class LocalSession:
         self.names: dict[int, str] = {}
         self._count = 0
         self._image_counts: dict[int, int] = {}
-        self.mail: Any = None  # the e-mail transport (bot/mail/transport.py), if configured
+        self.mail: MailDesk | None = None  # the e-mail transport, if configured
 
     def _who(self, name: str) -> Who:
         uid = local_user_id(name)

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot import naming
-from engine.legal import Legal
 from bot.replies import BotError
+from engine.legal import Legal
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete results
 

@@ -173,8 +173,7 @@ class ServicePlay(ServiceCore):
                 if self.render_images:  # the players' worth and the prices over the game
                     chart = await self.run_engine(story.final_chart, game,
                                                   story.player_names(live.record))
-                    if chart is not None:
-                        reply.attachments.append(Attachment("standings.png", chart))
+                    reply.attachments.append(Attachment("standings.png", chart))
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
                 self._add_ping(reply, live.record, turn)

@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot import ports
+from bot.config import Config
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.play import MoveBuilder, ServicePlay
 from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.seats import ServiceSeats
-from bot.store import GameRecord
+from bot.store import GameRecord, Store
 from engine import EngineError, dump_action
 from engine.game import Game
 from engine.io.export18xx import check_export, export_game
@@ -45,7 +46,7 @@ IMAGE_KINDS = ("map", "market", "status", "card")
 
 class Service(ServiceSeats):
     @classmethod
-    def from_config(cls, store: Any, config: Any) -> Service:
+    def from_config(cls, store: Store, config: Config) -> Service:
         """The service as config.toml sets it up (bot/config.py)."""
         return cls(store, cache_bytes=config.cache_megabytes * 2**20,
                    render_images=config.render_images, import_seconds=config.import_seconds,
