@@ -39,6 +39,18 @@ def local_user_id(name: str) -> int:
     return zlib.crc32(name.strip().lower().encode()) & 0x7FFFFFFF
 
 
+def split_command(line: str) -> tuple[str, list[str]] | str:
+    """A typed line's command (lower case, without a leading /) and its words, or why the
+    line cannot be read ("" for an empty line); also read by the e-mail transport."""
+    try:
+        words = shlex.split(line)
+    except ValueError as err:
+        return f"Cannot read that line: {err}."
+    if not words:
+        return ""
+    return words[0].lower().lstrip("/"), words[1:]
+
+
 def parse_arguments(name: str, args: list[str]) -> dict[str, object] | str:
     """A command's arguments from its words (in the command's order or `name=value`); also
     read by the e-mail transport (bot/mail/parse.py)."""
@@ -112,13 +124,10 @@ class LocalSession:
         head, sep, rest = line.partition(":")
         if sep and head and " " not in head.strip():
             player, line = head.strip(), rest.strip()
-        try:
-            words = shlex.split(line)
-        except ValueError as err:
-            return f"Cannot read that line: {err}."
-        if not words:
-            return ""
-        name, args = words[0].lower().lstrip("/"), words[1:]
+        command = split_command(line)
+        if isinstance(command, str):
+            return command
+        name, args = command
         if name in ("help", "?"):
             from bot import help as helptext
 
