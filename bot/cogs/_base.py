@@ -7,7 +7,7 @@ import contextlib
 import dataclasses
 import io
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -226,7 +226,10 @@ async def run(interaction: discord.Interaction[Any], name: str, *,
     await run_and_reply(interaction, lambda: commands.run(name, ctx, **args))
 
 
-def legal_choices(command: str, param: str) -> Any:
+Complete = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+
+
+def legal_choices(command: str, param: str) -> Complete:
     """An autocomplete callback offering only what game.legal() allows now (max 25)."""
 
     async def complete(

@@ -42,8 +42,9 @@ class LongGames(commands.Cog):
     async def _send(self, msg: Outgoing) -> None:
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(u) for u in msg.mention])
+        channel: discord.abc.Messageable
         if msg.user_id is not None:
-            channel: Any = await self.bot.create_dm(discord.Object(msg.user_id))
+            channel = await self.bot.create_dm(discord.Object(msg.user_id))
         else:
             channel = self.bot.get_partial_messageable(int(msg.channel_id or 0))
         await channel.send(msg.text[:2000], allowed_mentions=mentions)

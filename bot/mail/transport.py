@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.commands import MOVES, SPECS, Commands, Ctx
 from bot.config import Config
+from bot.core import Turn
 from bot.mail import compose
 from bot.mail.inbound import start_listener
 from bot.mail.outbound import Mailer
@@ -32,7 +33,7 @@ from bot.mail.settings import MailSettings, mail_settings
 from bot.mail.tokens import Signer, Token, new_nonce
 from bot.naming import Named
 from bot.replies import BotError, Reply
-from bot.service import Service, Turn, Who
+from bot.service import Service, Who
 from bot.store import GameRecord
 from bot.turns import Outgoing
 from engine.view import GameView

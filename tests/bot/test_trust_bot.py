@@ -144,7 +144,6 @@ async def test_repeated_undo_requests_ping_once(tmp_path: Path) -> None:
 
 async def test_protect_names_certificates_of_one_corporation_only(tmp_path: Path) -> None:
     from bot import moves
-
     from engine import EngineError
     from tests.engine._helpers import standard_start
 
