@@ -297,7 +297,8 @@ def draw_partitions(
 ) -> None:
     """1870 river: a line between the two corners where side A meets side B, bent towards the centre."""
     for part in partitions:
-        side_a = {int(e) for e in part.get("side_a_edges", ()) or ()}  # type: ignore[attr-defined]
+        edges = part.get("side_a_edges") or ()
+        side_a = {int(e) for e in edges} if isinstance(edges, list | tuple) else set()
         if not side_a or len(side_a) == 6:
             continue
         corners = [i for i in range(6) if (i in side_a) != (((i + 1) % 6) in side_a)]
