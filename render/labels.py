@@ -30,7 +30,8 @@ from render.draw import (
     text_box,
 )
 from render.fonts import Font, font
-from render.hexart import HexArt, hair, rotated_paths
+from render.hexart import HexArt
+from render.hexplace import hair, rotated_paths
 from render.layout import HexLayout, Point, polar
 from render.placer import Placer
 from render.theme import RGB
