@@ -245,18 +245,24 @@ def fault_reply(what: str) -> Reply:
     )
 
 
+async def answered(work: Awaitable[Reply], what: str) -> Reply:
+    """The work's reply; a refusal (BotError) as a private reply with its reason, any other
+    failure as a fault logged with an id (`fault_reply`)."""
+    try:
+        return await work
+    except BotError as err:
+        return Reply(str(err), ephemeral=True)
+    except Exception:
+        return fault_reply(what)
+
+
 class Commands:
     def __init__(self, service: Service) -> None:
         self.service = service
 
     async def run(self, name: str, ctx: Ctx, **args: Any) -> Reply:
         """Run one command; a refusal (BotError) becomes a private reply with its reason."""
-        try:
-            return await self._run(name, ctx, args)
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply(f"/{name}")
+        return await answered(self._run(name, ctx, args), f"/{name}")
 
     async def _run(self, name: str, ctx: Ctx, args: dict[str, Any]) -> Reply:
         spec = SPECS.get(name)
@@ -414,42 +420,23 @@ class Commands:
             if not key or user is None:
                 return Reply(f"Cannot read {pair!r}: write export_id=@member.", ephemeral=True)
             users[key] = user
-        try:
+
+        async def work() -> Reply:
             _rec, reply = await self.service.import_game(
-                ctx.who,
-                guild_id=ctx.guild_id,
-                channel_id=ctx.channel_id,
-                data=data,
-                users=users,
-                interaction_id=ctx.interaction_id,
-                make_thread=ctx.make_thread,
-            )
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply("import")
-        return reply
+                ctx.who, guild_id=ctx.guild_id, channel_id=ctx.channel_id, data=data,
+                users=users, interaction_id=ctx.interaction_id, make_thread=ctx.make_thread)
+            return reply
+
+        return await answered(work(), "import")
 
     async def answer_undo(self, ctx: Ctx, request_id: int, accept: bool) -> Reply:
-        try:
-            return await self.service.answer_undo(
-                ctx.who, request_id, accept, interaction_id=ctx.interaction_id
-            )
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply("undo answer")
+        return await answered(self.service.answer_undo(
+            ctx.who, request_id, accept, interaction_id=ctx.interaction_id), "undo answer")
 
     async def answer_vote(self, ctx: Ctx, vote_id: int, yes: bool) -> Reply:
         """A seat vote's answer (bot/seats.py)."""
-        try:
-            return await self.service.answer_vote(
-                ctx.who, vote_id, yes, interaction_id=ctx.interaction_id
-            )
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply("seat vote")
+        return await answered(self.service.answer_vote(
+            ctx.who, vote_id, yes, interaction_id=ctx.interaction_id), "seat vote")
 
     @staticmethod
     def mention_id(text: str) -> int | None:

@@ -114,14 +114,10 @@ async def answer(service: ServicePlay, who: Who, request_id: int, accept: bool,
 async def answer_reply(service: ServicePlay, who: Who, request_id: int, accept: bool,
                        interaction_id: str | None) -> Reply:
     """`answer`, with a refusal as a private reply and a fault logged with its id."""
-    from bot.commands import fault_reply
+    from bot.commands import answered
 
-    try:
-        return await answer(service, who, request_id, accept, interaction_id)
-    except BotError as err:
-        return Reply(str(err), ephemeral=True)
-    except Exception:
-        return fault_reply("train sale answer")
+    return await answered(answer(service, who, request_id, accept, interaction_id),
+                          "train sale answer")
 
 
 # -- the best run, shown to the president to confirm ---------------------------------------
@@ -159,25 +155,25 @@ async def propose(service: ServicePlay, who: Who, game_id: int, log_length: int,
 
 async def confirm(service: ServicePlay, who: Who, proposal_id: int,
                   interaction_id: str | None) -> Reply:
-    """The president confirms the proposed run: it is applied as their move."""
-    from bot.commands import fault_reply
+    """The president confirms the proposed run: it is applied as their move (a refusal as a
+    private reply, a fault logged with its id)."""
+    from bot.commands import answered
 
-    try:
-        proposal = service.waiting.runs.get(proposal_id)
-        if proposal is None:
-            raise BotError("This proposal no longer exists: use /run again.")
-        if who.user_id != proposal.who.user_id:
-            raise BotError("Only the player who asked for this run can confirm it.")
-        async with service._locks[proposal.game_id]:
-            live = await service._live(proposal.game_id)
-            service.waiting.runs.pop(proposal_id, None)
-            if proposal.stale(live):
-                raise BotError("The game has moved on since this proposal: use /run again.")
-            reply, draw = await service._apply(live, proposal.who, proposal.action,
-                                               interaction_id)
-        service._draw(reply, draw)
-        return reply
-    except BotError as err:
-        return Reply(str(err), ephemeral=True)
-    except Exception:
-        return fault_reply("run confirmation")
+    return await answered(_run(service, who, proposal_id, interaction_id), "run confirmation")
+
+
+async def _run(service: ServicePlay, who: Who, proposal_id: int,
+               interaction_id: str | None) -> Reply:
+    proposal = service.waiting.runs.get(proposal_id)
+    if proposal is None:
+        raise BotError("This proposal no longer exists: use /run again.")
+    if who.user_id != proposal.who.user_id:
+        raise BotError("Only the player who asked for this run can confirm it.")
+    async with service._locks[proposal.game_id]:
+        live = await service._live(proposal.game_id)
+        service.waiting.runs.pop(proposal_id, None)
+        if proposal.stale(live):
+            raise BotError("The game has moved on since this proposal: use /run again.")
+        reply, draw = await service._apply(live, proposal.who, proposal.action, interaction_id)
+    service._draw(reply, draw)
+    return reply
