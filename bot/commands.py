@@ -14,13 +14,14 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate
 
 from bot import longcmds, moves
 from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
 from bot.store import GameRecord
+from engine.legal import Legal
 
 
 @dataclass(slots=True)
@@ -51,7 +52,8 @@ class Spec:
     name: str
     description: str
     params: tuple[Param, ...] = ()
-    move: Callable[..., dict[str, Any]] | None = None  # builder in bot.moves, for moves
+    # builder in bot.moves, for moves: the legal answer (with names), then the arguments
+    move: Callable[Concatenate[Legal, ...], dict[str, Any]] | None = None
 
 
 def _p(name: str, description: str, **kw: Any) -> Param:

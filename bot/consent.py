@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.replies import BotError, Button, Reply
 from engine import names
@@ -58,6 +58,17 @@ class Waiting:
 
 
 _ids = itertools.count(1)
+A = TypeVar("A", bound=Asked)
+
+
+async def _current(service: ServicePlay, asked: A, waiting: dict[int, A], moved: str) -> Live:
+    """The caller holds the game's lock: the game in memory, with `asked` answered (no longer
+    waiting); BotError(moved) when the game has moved on since it was asked."""
+    live = await service._live(asked.game_id)
+    waiting.pop(asked.id, None)
+    if asked.stale(live):
+        raise BotError(moved)
+    return live
 
 
 def seller_to_ask(game: Game, action: dict[str, Any], buyer: str) -> tuple[str, str] | None:
@@ -98,10 +109,8 @@ async def answer(service: ServicePlay, who: Who, request_id: int, accept: bool,
     if who.user_id != request.seller_user:
         raise BotError("Only the selling corporation's president can answer.")
     async with service._locks[request.game_id]:
-        live = await service._live(request.game_id)
-        service.waiting.sales.pop(request_id, None)
-        if request.stale(live):
-            raise BotError("The game has moved on since this request; ask again.")
+        live = await _current(service, request, service.waiting.sales,
+                              "The game has moved on since this request; ask again.")
         if not accept:
             return Reply(f"**{who.name}** refuses to sell {request.what}.")
         reply, draw = await service._apply(live, request.buyer, request.action, interaction_id,
@@ -170,10 +179,8 @@ async def _run(service: ServicePlay, who: Who, proposal_id: int,
     if who.user_id != proposal.who.user_id:
         raise BotError("Only the player who asked for this run can confirm it.")
     async with service._locks[proposal.game_id]:
-        live = await service._live(proposal.game_id)
-        service.waiting.runs.pop(proposal_id, None)
-        if proposal.stale(live):
-            raise BotError("The game has moved on since this proposal: use /run again.")
+        live = await _current(service, proposal, service.waiting.runs,
+                              "The game has moved on since this proposal: use /run again.")
         reply, draw = await service._apply(live, proposal.who, proposal.action, interaction_id)
     service._draw(reply, draw)
     return reply
