@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,6 +16,9 @@ from bot.config import Config
 from bot.replies import BotError
 from bot.service import Service
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.mail.transport import MailDesk
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +40,8 @@ class RailBot(commands.Bot):
         self.config = config
         self.service = service
         self.rail = Commands(service)
-        self.mail: Any = None  # the e-mail transport (bot/mail/transport.py), if configured
-        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.mail: MailDesk | None = None  # the e-mail transport, if configured
+        self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
         self.service.lag.start()

@@ -14,11 +14,14 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate
 
 from bot import longcmds, moves
+from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.store import GameRecord
+from engine.legal import Legal
 
 
 @dataclass(slots=True)
@@ -49,7 +52,8 @@ class Spec:
     name: str
     description: str
     params: tuple[Param, ...] = ()
-    move: Callable[..., dict[str, Any]] | None = None  # builder in bot.moves, for moves
+    # builder in bot.moves, for moves: the legal answer (with names), then the arguments
+    move: Callable[Concatenate[Legal, ...], dict[str, Any]] | None = None
 
 
 def _p(name: str, description: str, **kw: Any) -> Param:
@@ -243,18 +247,24 @@ def fault_reply(what: str) -> Reply:
     )
 
 
+async def answered(work: Awaitable[Reply], what: str) -> Reply:
+    """The work's reply; a refusal (BotError) as a private reply with its reason, any other
+    failure as a fault logged with an id (`fault_reply`)."""
+    try:
+        return await work
+    except BotError as err:
+        return Reply(str(err), ephemeral=True)
+    except Exception:
+        return fault_reply(what)
+
+
 class Commands:
     def __init__(self, service: Service) -> None:
         self.service = service
 
     async def run(self, name: str, ctx: Ctx, **args: Any) -> Reply:
         """Run one command; a refusal (BotError) becomes a private reply with its reason."""
-        try:
-            return await self._run(name, ctx, args)
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply(f"/{name}")
+        return await answered(self._run(name, ctx, args), f"/{name}")
 
     async def _run(self, name: str, ctx: Ctx, args: dict[str, Any]) -> Reply:
         spec = SPECS.get(name)
@@ -269,7 +279,7 @@ class Commands:
             game = await s.game_here(ctx.channel_id)
             builder = spec.move
 
-            def build(legal: Any) -> dict[str, Any]:
+            def build(legal: Named) -> dict[str, Any]:
                 return builder(legal, **args)
 
             return await s.act(ctx.who, game.id, build, interaction_id=ctx.interaction_id)
@@ -353,11 +363,12 @@ class Commands:
         return out
 
     @staticmethod
-    def _seating(ctx: Ctx, text: str | None, game: Any = None) -> list[int] | None:
+    def _seating(ctx: Ctx, text: str | None, game: GameRecord | None = None
+                 ) -> list[int] | None:
         if not text or text.strip().lower() == "random":
             return None
         # a joined player may also be named (an e-mail player has no mention)
-        names = {p.name.lower(): p.user_id for p in getattr(game, "players", ())}
+        names = {p.name.lower(): p.user_id for p in (game.players if game else ())}
         order = []
         for token in text.replace(",", " ").split():
             user = ctx.resolve_user(token)
@@ -373,7 +384,7 @@ class Commands:
         if legal is None:
             return Reply("You have nothing to do right now.", ephemeral=True)
         kinds = ", ".join(k.replace("_", " ") for k in moves.kinds(legal)) or "nothing"
-        entity = str(getattr(legal, "entity", "?"))
+        entity = legal.entity
         record = await self.service.game_record(game_id)
         player = record.player_by_engine_id(entity)
         lines = [f"{player.name if player else entity} may: {kinds}"]
@@ -411,42 +422,23 @@ class Commands:
             if not key or user is None:
                 return Reply(f"Cannot read {pair!r}: write export_id=@member.", ephemeral=True)
             users[key] = user
-        try:
+
+        async def work() -> Reply:
             _rec, reply = await self.service.import_game(
-                ctx.who,
-                guild_id=ctx.guild_id,
-                channel_id=ctx.channel_id,
-                data=data,
-                users=users,
-                interaction_id=ctx.interaction_id,
-                make_thread=ctx.make_thread,
-            )
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply("import")
-        return reply
+                ctx.who, guild_id=ctx.guild_id, channel_id=ctx.channel_id, data=data,
+                users=users, interaction_id=ctx.interaction_id, make_thread=ctx.make_thread)
+            return reply
+
+        return await answered(work(), "import")
 
     async def answer_undo(self, ctx: Ctx, request_id: int, accept: bool) -> Reply:
-        try:
-            return await self.service.answer_undo(
-                ctx.who, request_id, accept, interaction_id=ctx.interaction_id
-            )
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply("undo answer")
+        return await answered(self.service.answer_undo(
+            ctx.who, request_id, accept, interaction_id=ctx.interaction_id), "undo answer")
 
     async def answer_vote(self, ctx: Ctx, vote_id: int, yes: bool) -> Reply:
         """A seat vote's answer (bot/seats.py)."""
-        try:
-            return await self.service.answer_vote(
-                ctx.who, vote_id, yes, interaction_id=ctx.interaction_id
-            )
-        except BotError as err:
-            return Reply(str(err), ephemeral=True)
-        except Exception:
-            return fault_reply("seat vote")
+        return await answered(self.service.answer_vote(
+            ctx.who, vote_id, yes, interaction_id=ctx.interaction_id), "seat vote")
 
     @staticmethod
     def mention_id(text: str) -> int | None:

@@ -11,17 +11,23 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import ParamSpec, TypeVar
 
 from bot import naming
+from bot.consent import Waiting
 from bot.images import ImageDesk
 from bot.lag import LagMonitor
+from bot.naming import Named
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
+from engine.game import Game
+from engine.legal import Legal
+from engine.view import GameView
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +37,7 @@ class Live:
     """A game loaded in memory: its record, the engine object and the stored log."""
 
     record: GameRecord
-    game: Any
+    game: Game
     records: list[ActionRecord] = field(default_factory=list)
     size: int = 0  # bytes the replayed game holds (measured at load, grown per move)
 
@@ -59,7 +65,7 @@ class Turn:
 class Draw:
     """Images still to render for a reply (after the game's lock is released)."""
 
-    view: Any
+    view: GameView | None
     kinds: tuple[str, ...]
     game_id: int = 0
     stamp: int = 0  # the stored log's length: names the state drawn
@@ -97,15 +103,17 @@ class ServiceCore:
         # told of every turn change (game, turn, log length), under the game's lock: they
         # must not block (the e-mail transport queues the game, bot/mail/transport.py)
         self.turn_listeners: list[Callable[[GameRecord, Turn, int], None]] = []
+        # train sales and proposed runs waiting for a button (bot/consent.py)
+        self.waiting = Waiting()
 
-    async def run_engine(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def run_engine(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run engine work on the engine threads and wait for it."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._engine_pool, functools.partial(fn, *args, **kwargs))
 
-    async def run_import(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run_import(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._import_pool, functools.partial(fn, *args))
+        return await loop.run_in_executor(self._import_pool, functools.partial(fn, *args, **kwargs))
 
     def close(self) -> None:
         """Stop the worker threads and processes (at shutdown)."""
@@ -125,9 +133,9 @@ class ServiceCore:
             raise BotError("There is no game in this channel: use this command in a game's thread.")
         return record
 
-    def _new_engine_game(self, record: GameRecord) -> Any:
+    def _new_engine_game(self, record: GameRecord) -> Game:
         players = [(p.engine_id, p.name) for p in record.seated]
-        return self.engine.new_game(record.title, players, record.options, record.seed)
+        return self.engine.new_game(record.title, players, record.options)
 
     async def _live(self, game_id: int) -> Live:
         """The game in memory, replaying its stored log through the engine on first use."""
@@ -143,16 +151,12 @@ class ServiceCore:
         self._fit_cache()
         return live
 
-    def _replay(self, record: GameRecord, records: Sequence[ActionRecord]) -> tuple[Any, int]:
+    def _replay(self, record: GameRecord, records: Sequence[ActionRecord]) -> tuple[Game, int]:
         game = self._new_engine_game(record)
-        if hasattr(game, "load_log"):  # one pass over what is in effect (undo/redo resolved)
-            game.load_log([rec.action for rec in records])
-        else:
-            for rec in records:
-                game.apply(rec.action)
+        # one pass over what is in effect (undo/redo resolved)
+        game.load_log([rec.action for rec in records])
         # the title's data is shared by all its games: not counted in each
-        shared = getattr(getattr(game, "title", None), "data", None)
-        return game, deep_size(game, exclude=shared)
+        return game, deep_size(game, exclude=game.title.data)
 
     def _grew(self, live: Live) -> None:
         """A move was added: count its share of the game's size, then keep the budget."""
@@ -175,7 +179,7 @@ class ServiceCore:
     def evict(self, game_id: int) -> None:
         self._cache.pop(game_id, None)
 
-    async def legal_for(self, channel_id: int, user_id: int) -> Any:
+    async def legal_for(self, channel_id: int, user_id: int) -> Named | None:
         """What the user may do now in this channel's game (None if not their turn)."""
         record = await self.store.game_in_channel(channel_id)
         if record is None or record.status != "active":
@@ -190,28 +194,27 @@ class ServiceCore:
             if player.engine_id not in turn.acting:
                 return None
             # with the names of what it offers, for labels and typed names (bot/naming.py)
-            legal = await self.run_engine(naming.named, live.game, legal)
-        return legal
+            named = await self.run_engine(naming.named, live.game, legal)
+        return named
 
     @classmethod
-    def _legal_turn(cls, game: Any) -> tuple[Any, Turn]:
+    def _legal_turn(cls, game: Game) -> tuple[Legal, Turn]:
         """On an engine thread: the legal answer (kept by the engine) and whose turn it is."""
-        legal = game.legal()
+        legal: Legal = game.legal()
         return legal, cls._turn(game, legal)
 
     @staticmethod
-    def _turn(game: Any, legal: Any = None) -> Turn:
+    def _turn(game: Game, legal: Legal | None = None) -> Turn:
         """On an engine thread: who acts now (the controller the legal answer names, else
         the game's acting players), or the scores once the game is over."""
         if game.finished:
             ranked = sorted(game.result().items(), key=lambda kv: -int(kv[1]))
             return Turn((), None, True, tuple((str(p), int(v)) for p, v in ranked))
-        legal = game.legal() if legal is None else legal
-        controller = getattr(legal, "player", None)
-        acting = ((str(controller),) if controller is not None
-                  else tuple(str(p) for p in game.acting_players()))
-        entity = getattr(legal, "entity", None)
-        return Turn(acting, None if entity is None else str(entity))
+        if legal is None:
+            legal = game.legal()
+        acting = ((legal.player,) if legal.player is not None
+                  else tuple(game.acting_players()))
+        return Turn(acting, legal.entity)
 
     async def _seated_live(self, who: Who, game_id: int) -> tuple[Live, str]:
         record = await self.game_record(game_id)
@@ -259,7 +262,7 @@ class ServiceCore:
         if draw.view is not None and draw.kinds and self.render_images:
             reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds)
 
-    async def _add_images(self, reply: Reply, game_id: int, stamp: int, view: Any,
+    async def _add_images(self, reply: Reply, game_id: int, stamp: int, view: GameView,
                           kinds: Sequence[str]) -> None:
         """Images the reply itself carries (drawn now; reused if that state was drawn)."""
         if self.render_images:

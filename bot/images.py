@@ -20,15 +20,15 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any
 
 from bot.ports import Renderer
 from bot.replies import Attachment, ImageJob
+from engine.view import GameView
 
 log = logging.getLogger(__name__)
 
 
-def _draw(renderer: Renderer, kind: str, view: Any) -> bytes | None:
+def _draw(renderer: Renderer, kind: str, view: GameView) -> bytes | None:
     """One image (runs in a worker process or thread)."""
     return renderer.render(kind, view)
 
@@ -64,7 +64,7 @@ class ImageDesk:
         self._games.move_to_end(game_id)
         return state
 
-    def ticket(self, game_id: int, stamp: int, view: Any, kinds: Sequence[str]) -> ImageJob:
+    def ticket(self, game_id: int, stamp: int, view: GameView, kinds: Sequence[str]) -> ImageJob:
         """Register a move's images (called in the move's order, under the game's lock)."""
         state = self._game(game_id)
         state.latest += 1
@@ -98,13 +98,13 @@ class ImageDesk:
             if self._busy == 0:
                 self._idle.set()
 
-    async def now(self, game_id: int, stamp: int, view: Any,
+    async def now(self, game_id: int, stamp: int, view: GameView,
                   kinds: Sequence[str]) -> list[Attachment]:
         """Images a command answers with (e.g. /picture): drawn now, reused if already drawn."""
         async with self._slots:
             return await self._render(self._game(game_id), stamp, view, tuple(kinds))
 
-    async def _render(self, state: _GameImages, stamp: int, view: Any,
+    async def _render(self, state: _GameImages, stamp: int, view: GameView,
                       kinds: Sequence[str]) -> list[Attachment]:
         loop = asyncio.get_running_loop()
         out: list[Attachment] = []

@@ -19,13 +19,16 @@ import shlex
 import sys
 import zlib
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.commands import SPECS, Commands, Ctx, fault_reply
 from bot.config import Config
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.mail.transport import MailDesk
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 _CHANNEL = re.compile(r"<#(\d+)>")
@@ -34,6 +37,18 @@ _CHANNEL = re.compile(r"<#(\d+)>")
 def local_user_id(name: str) -> int:
     """A stable id for a local player name."""
     return zlib.crc32(name.strip().lower().encode()) & 0x7FFFFFFF
+
+
+def split_command(line: str) -> tuple[str, list[str]] | str:
+    """A typed line's command (lower case, without a leading /) and its words, or why the
+    line cannot be read ("" for an empty line); also read by the e-mail transport."""
+    try:
+        words = shlex.split(line)
+    except ValueError as err:
+        return f"Cannot read that line: {err}."
+    if not words:
+        return ""
+    return words[0].lower().lstrip("/"), words[1:]
 
 
 def parse_arguments(name: str, args: list[str]) -> dict[str, object] | str:
@@ -73,7 +88,7 @@ class LocalSession:
         self.names: dict[int, str] = {}
         self._count = 0
         self._image_counts: dict[int, int] = {}
-        self.mail: Any = None  # the e-mail transport (bot/mail/transport.py), if configured
+        self.mail: MailDesk | None = None  # the e-mail transport, if configured
 
     def _who(self, name: str) -> Who:
         uid = local_user_id(name)
@@ -109,13 +124,10 @@ class LocalSession:
         head, sep, rest = line.partition(":")
         if sep and head and " " not in head.strip():
             player, line = head.strip(), rest.strip()
-        try:
-            words = shlex.split(line)
-        except ValueError as err:
-            return f"Cannot read that line: {err}."
-        if not words:
-            return ""
-        name, args = words[0].lower().lstrip("/"), words[1:]
+        command = split_command(line)
+        if isinstance(command, str):
+            return command
+        name, args = command
         if name in ("help", "?"):
             from bot import help as helptext
 

@@ -13,18 +13,14 @@ from typing import Any
 
 from bot import naming
 from bot.replies import BotError
+from engine.legal import Legal
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete results
 
 
-def _get(legal: Any, name: str) -> Any:
-    value = getattr(legal, name, None)
-    return value if value is not None else ()
-
-
-def kinds(legal: Any) -> tuple[str, ...]:
+def kinds(legal: Legal) -> tuple[str, ...]:
     """The action kinds the engine allows now (the engine re-checks every action)."""
-    return tuple(_get(legal, "kinds"))
+    return tuple(legal.kinds)
 
 
 def _int(value: str | int, what: str) -> int:
@@ -51,37 +47,37 @@ def filter_choices(options: Iterable[tuple[str, str]], typed: str) -> list[tuple
     return out[:MAX_CHOICES]
 
 
-def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str, str]]:
+def options_for(legal: Legal | None, param: str, args: dict[str, Any]) -> list[tuple[str, str]]:
     """The legal values of one command parameter, given the arguments already filled in."""
     if legal is None:
         return []
     match param:
         case "company":
             full = naming.names_of(legal).companies
-            seen = [(f"{naming.full(full, c)} for ${p}", str(c)) for c, p in _get(legal, "bids")]
+            seen = [(f"{naming.full(full, c)} for ${p}", str(c)) for c, p in legal.bids]
             seen += [(f"{naming.full(full, c)} for ${lo}-${hi}", str(c))
-                     for c, lo, hi in _get(legal, "companies")]
+                     for c, lo, hi in legal.companies]
             return _unique(seen)
         case "corporation":
-            corps = [str(c) for c in dict(_get(legal, "pars"))]
-            corps += [_corp_of(s) for s, _p, _src in _get(legal, "buy_shares")]
-            corps += [str(c) for c, _pcts in _get(legal, "sell_shares")]
+            corps = [str(c) for c in legal.pars]
+            corps += [_corp_of(s) for s, _p, _src in legal.buy_shares]
+            corps += [str(c) for c, _pcts in legal.sell_shares]
             full = naming.names_of(legal).corporations
             return _unique((naming.full(full, c), c) for c in corps)
         case "price":
             corp = args.get("corporation")
-            pars = dict(_get(legal, "pars"))
+            pars = legal.pars
             if corp and corp in pars:
                 return [(f"${str(cell).split(',')[0]} ({cell})", str(cell)) for cell in pars[corp]]
             company = args.get("company")
-            for c, p in _get(legal, "bids"):
+            for c, p in legal.bids:
                 if c == company:
                     return [(f"${p} (minimum)", str(p))]
-            for c, lo, hi in _get(legal, "companies"):
+            for c, lo, hi in legal.companies:
                 if c == company:
                     return _unique((f"${v}", str(v)) for v in (lo, hi))
             train = args.get("train")
-            for t, _variant, lo, hi, _seller in _get(legal, "trains"):
+            for t, _variant, lo, hi, _seller in legal.trains:
                 if t == train:
                     return _unique((f"${v}", str(v)) for v in (lo, hi))
             return []
@@ -90,29 +86,29 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
             held = naming.names_of(legal).shares
             return [
                 (naming.share_label(s, p, src, held), str(s))
-                for s, p, src in _get(legal, "buy_shares")
+                for s, p, src in legal.buy_shares
                 if not corp or _corp_of(s) == corp
             ]
         case "percent":
             corp = args.get("corporation")
             return _unique(
                 (f"{c} {p}%", str(p))
-                for c, pcts in _get(legal, "sell_shares")
+                for c, pcts in legal.sell_shares
                 for p in pcts
                 if not corp or c == corp
             )
         case "hex":
             places = naming.names_of(legal).hexes
-            return [(places.get(str(h), str(h)), str(h)) for h in dict(_get(legal, "tiles"))]
+            return [(places.get(str(h), str(h)), str(h)) for h in legal.tiles]
         case "tile":
-            tiles = dict(_get(legal, "tiles"))
+            tiles = legal.tiles
             typed_hex = naming.hex_id(legal, str(args["hex"]), tiles) if args.get("hex") else None
             hexes = [typed_hex] if typed_hex in tiles else list(tiles)
             return _unique(
                 (f"{str(t).rsplit('-', 1)[0]} ({t})", str(t)) for h in hexes for t, _r in tiles[h]
             )
         case "rotation":
-            tiles = dict(_get(legal, "tiles"))
+            tiles = legal.tiles
             at = naming.hex_id(legal, str(args.get("hex", "")), tiles)
             tile = naming.tile_id(tiles.get(at, ()), args.get("tile")) if args.get("tile") else None
             rots = [
@@ -125,7 +121,7 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
         case "city":
             out = []
             places = naming.names_of(legal).cities
-            for entry in _get(legal, "token_cities"):
+            for entry in legal.token_cities:
                 # (city, cost) or (city, slot, cost)
                 city, slot, cost = entry if len(entry) == 3 else (entry[0], None, entry[-1])
                 label = (places.get(str(city), str(city))
@@ -133,17 +129,17 @@ def options_for(legal: Any, param: str, args: dict[str, Any]) -> list[tuple[str,
                 out.append((label, f"{city}#{slot}" if slot is not None else str(city)))
             return out
         case "ability":
-            return [(f"{c} ({k})", str(c)) for c, k in _get(legal, "company_abilities")]
+            return [(f"{c} ({k})", str(c)) for c, k in legal.company_abilities]
         case "train":
             trains = [
                 (naming.train_label(legal, str(t), v, lo, hi, seller), str(t))
-                for t, v, lo, hi, seller in _get(legal, "trains")
+                for t, v, lo, hi, seller in legal.trains
             ]
             return _unique(trains)
         case "kind":
-            return [(str(k), str(k)) for k in _get(legal, "dividends")]
+            return [(str(k), str(k)) for k in legal.dividends]
         case "choice" | "where":
-            choices = [(str(c), str(c)) for c in _get(legal, "choices")]
+            choices = [(str(c), str(c)) for c in legal.choices]
             if not choices and "choose" in kinds(legal):  # 1870 connection run
                 choices = [(c, c) for c in CONNECTION_CHOICES]
             return choices
@@ -168,32 +164,32 @@ def _unique(pairs: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 # -- builders: arguments -> action dict (entity filled in by the service) ---------------------
 
 
-def _company_id(legal: Any, company: str) -> str:
-    ids = [str(c) for c, _p in _get(legal, "bids")] + [str(c) for c, _lo, _hi in _get(legal, "companies")]
+def _company_id(legal: Legal, company: str) -> str:
+    ids = [str(c) for c, _p in legal.bids] + [str(c) for c, _lo, _hi in legal.companies]
     ids += list(naming.names_of(legal).companies)
     return naming.pick_id(legal, company, ids, naming.names_of(legal).companies)
 
 
-def _corp_id(legal: Any, corporation: str) -> str:
-    ids = list(naming.names_of(legal).corporations) or [str(c) for c in dict(_get(legal, "pars"))]
+def _corp_id(legal: Legal, corporation: str) -> str:
+    ids = list(naming.names_of(legal).corporations) or [str(c) for c in legal.pars]
     return naming.pick_id(legal, corporation, ids, naming.names_of(legal).corporations)
 
 
-def bid(legal: Any, company: str, price: str | int | None = None) -> dict[str, Any]:
+def bid(legal: Legal, company: str, price: str | int | None = None) -> dict[str, Any]:
     """A bid; without a price, the company's price when it has only one (a fixed-price draft:
     the minimum is the price), else the minimum bid."""
     company = _company_id(legal, company)
     if price is None:
-        offered = [p for c, p in _get(legal, "bids") if c == company]
+        offered = [p for c, p in legal.bids if c == company]
         if not offered:
             raise BotError(f"You cannot bid on {company} now: give the company and a price.")
         price = offered[0]
     return {"type": "bid", "company": company, "price": _money(price)}
 
 
-def par(legal: Any, corporation: str, price: str) -> dict[str, Any]:
+def par(legal: Legal, corporation: str, price: str) -> dict[str, Any]:
     corporation = _corp_id(legal, corporation)
-    cells = [str(c) for c in dict(_get(legal, "pars")).get(corporation, ())]
+    cells = [str(c) for c in legal.pars.get(corporation, ())]
     cell = price if price in cells else None
     if cell is None:  # the player typed a price: find the one cell with it
         matching = [c for c in cells if c.split(",")[0] == str(price).lstrip("$")]
@@ -201,11 +197,11 @@ def par(legal: Any, corporation: str, price: str) -> dict[str, Any]:
     return {"type": "par", "corporation": corporation, "share_price": cell}
 
 
-def buy(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any]:
+def buy(legal: Legal, corporation: str, share: str | None = None) -> dict[str, Any]:
     """Buy one share: `share` is a share id from the choices, else the cheapest of the company."""
     corporation = _corp_id(legal, corporation)
-    share = naming.pick_id(legal, share, [o[0] for o in _get(legal, "buy_shares")]) if share else None
-    offers = [(s, p, src) for s, p, src in _get(legal, "buy_shares")]
+    share = naming.pick_id(legal, share, [o[0] for o in legal.buy_shares]) if share else None
+    offers = [(s, p, src) for s, p, src in legal.buy_shares]
     if share:
         chosen = next((o for o in offers if o[0] == share), None)
     else:
@@ -216,16 +212,16 @@ def buy(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any
     return {"type": "buy_shares", "shares": [chosen[0]]}
 
 
-def _player_of(legal: Any) -> dict[str, Any]:
+def _player_of(legal: Legal) -> dict[str, Any]:
     """The player behind the acting entity: a player's own move during a corporation's turn
     (selling shares to raise cash for a train) is made by that player, not the corporation."""
-    if getattr(legal, "entity_type", "player") != "player" and getattr(legal, "player", None):
+    if legal.entity_type != "player" and legal.player:
         return {"entity": str(legal.player), "entity_type": "player"}
     return {}
 
 
 def sell(
-    legal: Any, corporation: str, percent: str | int, shares: str | None = None
+    legal: Legal, corporation: str, percent: str | int, shares: str | None = None
 ) -> dict[str, Any]:
     """Sell `percent` of a corporation; `shares` optionally names the certificates (ids).
 
@@ -251,14 +247,14 @@ def _percent(value: str | int) -> int:
 # -- title-specific moves (see /work/shared/reference/action-log-format.md) -------------------
 
 
-def protect(legal: Any, corporation: str, shares: str | None = None) -> dict[str, Any]:
+def protect(legal: Legal, corporation: str, shares: str | None = None) -> dict[str, Any]:
     """1870 price protection: the player buys back the bundle just sold (the engine picks the
     certificates from the market unless they are named)."""
     ids = (shares or "").replace(",", " ").split()
     return {"type": "buy_shares", "shares": ids or [corporation], **_player_of(legal)}
 
 
-def redeem(legal: Any, corporation: str, share: str | None = None) -> dict[str, Any]:
+def redeem(legal: Legal, corporation: str, share: str | None = None) -> dict[str, Any]:
     """1870: the corporation buys one of its shares (from the market unless `share` is named)."""
     return {
         "type": "buy_shares",
@@ -269,7 +265,7 @@ def redeem(legal: Any, corporation: str, share: str | None = None) -> dict[str, 
     }
 
 
-def reissue(legal: Any, corporation: str) -> dict[str, Any]:
+def reissue(legal: Legal, corporation: str) -> dict[str, Any]:
     """1870: the corporation returns all its redeemed shares to its treasury for sale."""
     return {
         "type": "sell_shares",
@@ -282,7 +278,7 @@ def reissue(legal: Any, corporation: str) -> dict[str, Any]:
 CONNECTION_CHOICES = ("Map", "Charter")
 
 
-def connect(legal: Any, where: str = "Map") -> dict[str, Any]:
+def connect(legal: Legal, where: str = "Map") -> dict[str, Any]:
     """1870 connection run: the destination token goes on the map (bonus) or the charter."""
     choice = next((c for c in CONNECTION_CHOICES if c.lower() == where.strip().lower()), None)
     if choice is None:
@@ -290,7 +286,7 @@ def connect(legal: Any, where: str = "Map") -> dict[str, Any]:
     return {"type": "choose", "choice": choice}
 
 
-def pass_(legal: Any) -> dict[str, Any]:
+def pass_(legal: Legal) -> dict[str, Any]:
     return {"type": "pass"}
 
 
@@ -311,12 +307,12 @@ class NeedsRotation(BotError):
 
 
 def lay_tile(
-    legal: Any, hex: str, tile: str, rotation: str | int | None = None,
+    legal: Legal, hex: str, tile: str, rotation: str | int | None = None,
     company: str | None = None,
 ) -> dict[str, Any]:
     """Lay a tile (the hex by id or place name, the tile by copy id or name); with `company`,
     through that private company's ability."""
-    tiles = dict(_get(legal, "tiles"))
+    tiles = legal.tiles
     at = naming.hex_id(legal, hex, tiles)
     copy = naming.tile_id(tiles.get(at, ()), tile) or tile
     if rotation is None:  # the one that fits, or a picture of those that do
@@ -336,7 +332,7 @@ def lay_tile(
 
 
 def place_token(
-    legal: Any, city: str, slot: str | int | None = None, company: str | None = None
+    legal: Legal, city: str, slot: str | int | None = None, company: str | None = None
 ) -> dict[str, Any]:
     """Place a token; with `company`, through that private company's ability."""
     if "#" in city:  # autocomplete value "<city>#<slot>"
@@ -347,7 +343,7 @@ def place_token(
     return _by_company(action, company)
 
 
-def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
+def run_routes(legal: Legal, routes: str | None = None) -> dict[str, Any]:
     """Nothing: the solver's best run shown to confirm; "best": that run at once; routes as
     JSON (the export format's `routes` list); or
     stops by name per train: "Memphis-Grenada-Jackson;Jackson-Meridian" (engine/routes/byname.py)."""
@@ -366,15 +362,15 @@ def run_routes(legal: Any, routes: str | None = None) -> dict[str, Any]:
     return {"type": "run_routes", "routes": parsed}
 
 
-def dividend(legal: Any, kind: str) -> dict[str, Any]:
-    return {"type": "dividend", "kind": naming.pick_id(legal, kind, _get(legal, "dividends"))}
+def dividend(legal: Legal, kind: str) -> dict[str, Any]:
+    return {"type": "dividend", "kind": naming.pick_id(legal, kind, legal.dividends)}
 
 
 def buy_train(
-    legal: Any, train: str, price: str | int | None = None, variant: str | None = None
+    legal: Legal, train: str, price: str | int | None = None, variant: str | None = None
 ) -> dict[str, Any]:
     train = _train_id(legal, train, variant)
-    offers = [o for o in _get(legal, "trains") if o[0] == train]
+    offers = [o for o in legal.trains if o[0] == train]
     offer = next((o for o in offers if variant is None or o[1] == variant), None)
     if price is None:
         if offer is None:
@@ -388,9 +384,9 @@ def buy_train(
     return action
 
 
-def _train_id(legal: Any, typed: str, variant: str | None = None) -> str:
+def _train_id(legal: Legal, typed: str, variant: str | None = None) -> str:
     """A train on offer named by its id (any case) or its name ("3+": the first offered)."""
-    offers = [(str(o[0]), str(o[1] or "")) for o in _get(legal, "trains")]
+    offers = [(str(o[0]), str(o[1] or "")) for o in legal.trains]
     hit = naming.pick_id(legal, typed, [o[0] for o in offers])
     if hit in {o[0] for o in offers}:
         return hit
@@ -402,29 +398,29 @@ def _train_id(legal: Any, typed: str, variant: str | None = None) -> str:
     return str(typed).strip()
 
 
-def discard_train(legal: Any, train: str) -> dict[str, Any]:
+def discard_train(legal: Legal, train: str) -> dict[str, Any]:
     return {"type": "discard_train", "train": train}
 
 
-def buy_company(legal: Any, company: str, price: str | int) -> dict[str, Any]:
+def buy_company(legal: Legal, company: str, price: str | int) -> dict[str, Any]:
     return {"type": "buy_company", "company": _company_id(legal, company), "price": _money(price)}
 
 
-def choose(legal: Any, choice: str) -> dict[str, Any]:
+def choose(legal: Legal, choice: str) -> dict[str, Any]:
     return {"type": "choose", "choice": choice}
 
 
-def assign(legal: Any, target: str, company: str | None = None) -> dict[str, Any]:
+def assign(legal: Legal, target: str, company: str | None = None) -> dict[str, Any]:
     """A private company's ability on a hex (1870 SCC/GSC), or the acting corporation's choice
     (18MEX NdM keeping a merged token)."""
     return _by_company({"type": "assign", "target": target.upper(), "target_type": "hex"}, company)
 
 
-def merge(legal: Any, corporation: str | None = None) -> dict[str, Any]:
+def merge(legal: Legal, corporation: str | None = None) -> dict[str, Any]:
     """18MEX: the corporation offered the NdM merger accepts (`/pass` declines)."""
-    corp = corporation or str(getattr(legal, "entity", ""))
+    corp = corporation or legal.entity
     return {"type": "merge", "corporation": corp, "entity": corp, "entity_type": "corporation"}
 
 
-def bankrupt(legal: Any) -> dict[str, Any]:
+def bankrupt(legal: Legal) -> dict[str, Any]:
     return {"type": "bankrupt"}

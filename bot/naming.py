@@ -8,15 +8,18 @@ plain dictionaries. No rules here: the ids are the legal answer's, the words eng
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine import names as words
+from engine.core.data import TitleData
+from engine.game import Game
+from engine.legal import Legal
 
 
 @dataclass(frozen=True, slots=True)
 class Names:
-    data: Any = None  # the title's data (hex place names)
+    data: TitleData | None = None  # the title's data (hex place names)
     hexes: dict[str, str] = field(default_factory=dict)  # hex -> "Meridian (E5)"
     cities: dict[str, str] = field(default_factory=dict)  # city id -> "Meridian (E5)"
     city_hexes: dict[str, str] = field(default_factory=dict)  # city id -> hex
@@ -26,49 +29,39 @@ class Names:
     shares: dict[str, tuple[int, bool]] = field(default_factory=dict)  # id -> (percent, pres.)
 
 
-class Named:
-    """A legal answer that also knows names (`.names`); every other attribute is the legal
-    answer's own."""
+@dataclass(frozen=True)
+class Named(Legal):
+    """A legal answer that also knows names (`.names`)."""
 
-    def __init__(self, legal: Any, names: Names) -> None:
-        self._legal = legal
-        self.names = names
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._legal, name)
+    names: Names = field(default_factory=Names)
 
 
-def named(game: Any, legal: Any) -> Any:
-    """On an engine thread: `legal` with the names of what it offers (unchanged without a
-    real engine game)."""
-    if legal is None or not hasattr(game, "title") or not hasattr(game, "state"):
-        return legal
+def named(game: Game, legal: Legal) -> Named:
+    """On an engine thread: `legal` with the names of what it offers."""
     st = game.state
     data = game.title.data
     cities: dict[str, str] = {}
     city_hexes: dict[str, str] = {}
-    for entry in getattr(legal, "token_cities", ()) or ():
-        cid = str(entry[0])
+    for cid, _cost in legal.token_cities:
         hex_name = words.city_hex(game, cid)
         if hex_name is not None:
             city_hexes[cid] = hex_name
             cities[cid] = words.hex_place(data, hex_name)
-    hexes = {h: words.hex_place(data, h) for h in dict(getattr(legal, "tiles", {}) or {})}
+    hexes = {h: words.hex_place(data, h) for h in legal.tiles}
     shares = {c.id: (c.percent, c.president) for corp in st.corporations.values()
               for c in corp.certs}
-    return Named(legal, Names(
+    return Named(**vars(legal), names=Names(
         data=data, hexes=hexes, cities=cities, city_hexes=city_hexes,
         companies={c.id: c.name for c in st.companies.values()},
         corporations={c.id: c.name for c in st.corporations.values()},
         trains={t.id: t.name for t in st.trains}, shares=shares))
 
 
-def names_of(legal: Any) -> Names:
-    found = getattr(legal, "names", None)
-    return found if isinstance(found, Names) else Names()
+def names_of(legal: Legal) -> Names:
+    return legal.names if isinstance(legal, Named) else Names()
 
 
-def hex_id(legal: Any, typed: str, hexes: Any) -> str:
+def hex_id(legal: Legal, typed: str, hexes: Iterable[str]) -> str:
     """The hex `typed` names among `hexes` (its id in any case or its place name), else the
     text as typed (upper case: hex ids are)."""
     n = names_of(legal)
@@ -81,10 +74,10 @@ def hex_id(legal: Any, typed: str, hexes: Any) -> str:
     return hit if hit is not None else str(typed).strip().upper()
 
 
-def city_id(legal: Any, typed: str) -> str:
+def city_id(legal: Legal, typed: str) -> str:
     """The city `typed` names among the legal token cities: the id, its hex or its place."""
     n = names_of(legal)
-    options = [str(e[0]) for e in getattr(legal, "token_cities", ()) or ()]
+    options = [cid for cid, _cost in legal.token_cities]
     hit = words.match_id(typed, options)
     if hit is not None:
         return hit
@@ -99,7 +92,8 @@ def city_id(legal: Any, typed: str) -> str:
     return str(typed).strip()
 
 
-def pick_id(legal: Any, typed: str, ids: Any, full: dict[str, str] | None = None) -> str:
+def pick_id(legal: Legal, typed: str, ids: Iterable[str], full: dict[str, str] | None = None
+            ) -> str:
     """An id among `ids` named by `typed` in any case or by its full name, else as typed."""
     hit = words.match_id(typed, [str(i) for i in ids], full)
     return hit if hit is not None else str(typed).strip()
@@ -121,14 +115,14 @@ def share_label(share_id: str, price: int, source: str, held: dict[str, tuple[in
     return f"{words.share(pct, corp, price, pres)} from {where}"
 
 
-def train_label(legal: Any, tid: str, variant: str | None, lo: int, hi: int, seller: str) -> str:
+def train_label(legal: Legal, tid: str, variant: str | None, lo: int, hi: int, seller: str) -> str:
     name = variant or names_of(legal).trains.get(tid) or tid.rsplit("-", 1)[0]
     price = f"${lo}" if lo == hi else f"${lo}-${hi}"
     where = "the bank" if str(seller) in ("bank", "depot", "", "None") else str(seller)
     return f"{words.article(name)} {name} train for {price} from {where} ({tid})"
 
 
-def tile_id(offers: Any, typed: str | None) -> str | None:
+def tile_id(offers: Iterable[tuple[str, list[int]]], typed: str | None) -> str | None:
     """The tile copy among `offers` [(copy id, rotations)] that `typed` names: the copy id,
     or the tile's name ("57") for its first offered copy."""
     if not typed:

@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import names
+from engine.events import Event
+from engine.game import Game
 
 NameOf = Callable[[str], str]  # player id -> the name shown (others: the id itself)
 
@@ -42,11 +44,11 @@ def _holders(to: dict[str, int], name_of: NameOf) -> str:
     return ", ".join(f"{name_of(k)} {_money(v)}" for k, v in ranked)
 
 
-def _company(game: Any, cid: str | None) -> str:
-    return names.company(game, str(cid)) if game is not None and cid else str(cid)
+def _company(game: Game, cid: str | None) -> str:
+    return names.company(game, str(cid)) if cid else str(cid)
 
 
-def event_line(e: Any, game: Any, name_of: NameOf) -> str | None:
+def event_line(e: Event, game: Game, name_of: NameOf) -> str | None:
     """One event in words (None: said elsewhere, e.g. the round header or the deal itself)."""
     s, i = e.subject, e.info
     match e.kind:
@@ -132,7 +134,7 @@ def event_line(e: Any, game: Any, name_of: NameOf) -> str | None:
 DIVIDENDS = ("payout", "half", "withhold", "split")
 
 
-def lines(events: Sequence[Any], game: Any, name_of: NameOf, *, rounds: bool = True,
+def lines(events: Sequence[Event], game: Game, name_of: NameOf, *, rounds: bool = True,
           game_over: bool = True, action: dict[str, Any] | None = None) -> list[str]:
     """The events in words, in order; private incomes grouped on one line after the round
     they start. `rounds`: say round changes; `game_over`: say the end; `action`: the move
@@ -162,7 +164,7 @@ def lines(events: Sequence[Any], game: Any, name_of: NameOf, *, rounds: bool = T
     return out
 
 
-def move_text(action: dict[str, Any], events: Sequence[Any], game: Any,
+def move_text(action: dict[str, Any], events: Sequence[Event], game: Game,
               name_of: NameOf = str) -> str | None:
     """The verb phrase of a move, with names people know (None: bot/summary.py's own words)."""
     kind = action.get("type")
@@ -177,10 +179,10 @@ def move_text(action: dict[str, Any], events: Sequence[Any], game: Any,
         run = next((e for e in events if e.kind == "run"), None)
         if run is None:
             return None
-        data = game.title.data if game is not None else None
+        data = game.title.data
 
         def stops(hexes: Sequence[str]) -> str:
-            if not hexes or data is None:
+            if not hexes:
                 return ""
             return " " + "-".join(data.hexes[h].location or h if h in data.hexes else h
                                   for h in hexes)
@@ -209,8 +211,6 @@ def move_text(action: dict[str, Any], events: Sequence[Any], game: Any,
         seller = i.get("seller")
         return ("buys " + names.train(str(i["train"]), i.get("price"))
                 + (f" from {seller}" if seller else " from the bank"))
-    if game is None:
-        return None
     data = game.title.data
     if kind == "lay_tile":
         tile = str(action.get("tile", "?")).rsplit("-", 1)[0]

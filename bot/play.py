@@ -8,14 +8,23 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot import consent, history, moves, naming, story, summary
+from bot import consent, history, moves, naming, ports, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
+from bot.naming import Named
 from bot.replies import Attachment, BotError, Button, Reply
 from bot.store import ActionRecord, DuplicateInteraction
+from engine import EngineError, dump_action, names
+from engine.actions import Action
+from engine.game import Game
+from engine.legal import Legal
+from engine.routes.byname import routes_by_name
+from engine.view import GameView
+from render.rotations import render_rotations
+from render.routes import render_routes
 
 log = logging.getLogger(__name__)
 
-MoveBuilder = Callable[[Any], dict[str, Any]]
+MoveBuilder = Callable[[Named], dict[str, Any]]
 
 
 class ServicePlay(ServiceCore):
@@ -38,13 +47,8 @@ class ServicePlay(ServiceCore):
                 action = build(await self.run_engine(naming.named, live.game, legal))
             except moves.NeedsRotation as need:  # the rotations that fit, numbered
                 return await self._rotations(live, need)
-            entity = getattr(legal, "entity", None)
-            if entity is not None:
-                action.setdefault("entity", entity)
-                action.setdefault("entity_type", getattr(legal, "entity_type", "player"))
-            else:
-                action.setdefault("entity", player_engine_id)
-                action.setdefault("entity_type", "player")
+            action.setdefault("entity", legal.entity)
+            action.setdefault("entity_type", legal.entity_type)
             if action.get("type") == "buy_train":  # from another player's corporation: ask
                 asked = await self._ask_seller(live, who, legal, action, player_engine_id)
                 if asked is not None:
@@ -56,17 +60,9 @@ class ServicePlay(ServiceCore):
                 action["routes"] = "best"
             if action.get("type") == "run_routes" and action.get("routes") == "best":
                 try:
-                    best = await self.run_engine(self.engine.best_routes, live.game)
-                except Exception as err:
-                    if self.engine.is_rejection(err):
-                        raise BotError(str(err)) from err
-                    raise
-                if best is None:
-                    raise BotError(
-                        "The engine cannot compute best routes yet: give your routes as JSON, "
-                        'e.g. [{"train": "2+-0", "connections": [["E12", "F13"]]}].'
-                    )
-                action["routes"] = best
+                    action["routes"] = await self.run_engine(ports.best_routes, live.game)
+                except EngineError as err:
+                    raise BotError(str(err)) from err
                 if propose:  # shown to the president, run when confirmed (bot/consent.py)
                     return await consent.propose(self, who, game_id, len(live.records), action,
                                                  live.game)
@@ -80,11 +76,10 @@ class ServicePlay(ServiceCore):
                       f"/lay hex:{need.hex_name} tile:{need.tile} rotation:N", ephemeral=True)
         if self.render_images:
             png = await self.run_engine(_draw_rotations, live.game, need)
-            if png is not None:
-                reply.attachments.append(Attachment("rotations.png", png))
+            reply.attachments.append(Attachment("rotations.png", png))
         return reply
 
-    async def _ask_seller(self, live: Live, who: Who, legal: Any, action: dict[str, Any],
+    async def _ask_seller(self, live: Live, who: Who, legal: Legal, action: dict[str, Any],
                           buyer: str) -> Reply | None:
         """A train offered by a corporation another player presides: the request to its
         president (bot/consent.py), or None to buy at once."""
@@ -98,22 +93,18 @@ class ServicePlay(ServiceCore):
         except (TypeError, ValueError):
             return None
         offered = any(t[0] == action.get("train") and t[2] <= price <= t[3]
-                      for t in getattr(legal, "trains", ()) or ())
+                      for t in legal.trains)
         if seller is None or seller.user_id == who.user_id or not offered:
             return None  # the engine judges it (and refuses what is not offered)
         return await consent.ask(self, who, live.record.id, len(live.records), action, corp,
                                  seller.user_id, seller.name)
 
-    async def _named_routes(self, game: Any, typed: str) -> list[dict[str, Any]]:
+    async def _named_routes(self, game: Game, typed: str) -> list[dict[str, Any]]:
         """Routes typed as stops per train, matched to legal routes on an engine thread."""
-        from engine.routes.byname import routes_by_name
-
         try:
             return await self.run_engine(routes_by_name, game, typed)
-        except Exception as err:
-            if self.engine.is_rejection(err):
-                raise BotError(str(err)) from err
-            raise
+        except EngineError as err:
+            raise BotError(str(err)) from err
 
     async def _apply(
         self,
@@ -133,11 +124,9 @@ class ServicePlay(ServiceCore):
             # the engine works on its threads (the caller holds the game's lock): the event
             # loop keeps serving other games meanwhile
             stored, before = await self.run_engine(self._engine_apply, game, action, agreed)
-        except Exception as err:
-            if self.engine.is_rejection(err):
-                raise BotError(str(err)) from err
-            raise
-        dumped = self.engine.dump(stored) if stored is not None else action
+        except EngineError as err:
+            raise BotError(str(err)) from err
+        dumped = dump_action(stored)
         seq = len(live.records) + 1
         uid = user_id if user_id is not None else (who.user_id if who else None)
         try:
@@ -184,13 +173,12 @@ class ServicePlay(ServiceCore):
                 if self.render_images:  # the players' worth and the prices over the game
                     chart = await self.run_engine(story.final_chart, game,
                                                   story.player_names(live.record))
-                    if chart is not None:
-                        reply.attachments.append(Attachment("standings.png", chart))
+                    reply.attachments.append(Attachment("standings.png", chart))
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
                 self._add_ping(reply, live.record, turn)
             await self._turn_changed(live.record, turn, len(live.records),
-                                     str(getattr(after, "round", "")), reply)
+                                     after.round, reply)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
@@ -198,29 +186,31 @@ class ServicePlay(ServiceCore):
         return reply, Draw(after, kinds, live.record.id, len(live.records))
 
     @staticmethod
-    def _engine_apply(game: Any, action: dict[str, Any], agreed: bool) -> tuple[Any, Any]:
+    def _engine_apply(game: Game, action: dict[str, Any], agreed: bool
+                      ) -> tuple[Action, GameView]:
         """On an engine thread: the view before the move, then the move (or its refusal)."""
-        before = game.view()
-        stored = game.apply(action, agreed=True) if agreed else game.apply(action)
+        before: GameView = game.view()
+        stored: Action = game.apply(action, agreed=agreed)
         return stored, before
 
-    def _engine_after(self, game: Any, before: Any) -> tuple[Any, tuple[str, ...], Turn]:
+    def _engine_after(self, game: Game, before: GameView
+                      ) -> tuple[GameView, tuple[str, ...], Turn]:
         """On an engine thread: the view after the move, which images changed, and who acts
         next (their legal answer is worked out now and kept for their first command)."""
-        after = game.view()
+        after: GameView = game.view()
         return after, self._changed(before, after), self._turn(game)
 
     @staticmethod
-    def _changed(before: Any, after: Any) -> tuple[str, ...]:
+    def _changed(before: GameView, after: GameView) -> tuple[str, ...]:
         kinds = []
-        if getattr(before, "hexes", None) != getattr(after, "hexes", None):
-            if getattr(after, "last_hexes", ()):
+        if before.hexes != after.hexes:
+            if after.last_hexes:
                 kinds.append("closeup")
             kinds.append("map")
-        if getattr(before, "market", None) != getattr(after, "market", None):
+        if before.market != after.market:
             kinds.append("market")
-        turn = ("acting", "round")  # the turn passed: the phone card (render.card)
-        if any(getattr(before, k, None) != getattr(after, k, None) for k in turn):
+        # the turn passed: the phone card (render.card)
+        if (before.acting, before.round) != (after.acting, after.round):
             kinds.append("card")
         return tuple(kinds)
 
@@ -328,14 +318,13 @@ class ServicePlay(ServiceCore):
         corporation then): replays the log before the move."""
         entity = rec.action.get("entity")
         etype = str(rec.action.get("entity_type") or "")
-        find = getattr(self.engine, "controller_at", None)
-        if entity is None or find is None:
+        if entity is None:
             return None
         index = next((i for i, r in enumerate(live.records) if r is rec), None)
         if index is None:
             return None
         record = live.record
-        pid = find([r.action for r in live.records[:index]], record.title,
+        pid = ports.controller_at([r.action for r in live.records[:index]], record.title,
                    [(p.engine_id, p.name) for p in record.seated], record.options,
                    str(entity), etype)
         player = record.player_by_engine_id(str(pid)) if pid is not None else None
@@ -403,24 +392,14 @@ class ServicePlay(ServiceCore):
         return reply
 
 
-def _draw_rotations(game: Any, need: moves.NeedsRotation) -> bytes | None:
-    """On an engine thread: the rotations picture (None without the renderer)."""
-    try:
-        from render.rotations import render_rotations
-    except ImportError:
-        return None
+def _draw_rotations(game: Game, need: moves.NeedsRotation) -> bytes:
+    """On an engine thread: the rotations picture."""
     return render_rotations(game.view(), need.hex_name, need.tile.rsplit("-", 1)[0],
                             need.rotations)
 
 
-def _draw_run(game: Any, routes: list[dict[str, Any]]) -> bytes | None:
+def _draw_run(game: Game, routes: list[dict[str, Any]]) -> bytes:
     """On an engine thread: the run on the map, each train labelled with its revenue."""
-    try:
-        from render.routes import render_routes
-    except ImportError:
-        return None
-    from engine import names
-
     labels = [names.train_name(game, str(r.get("train")))
               + (f" ${r['revenue']}" if r.get("revenue") is not None else "") for r in routes]
     return render_routes(game.view(), routes, labels)

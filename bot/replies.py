@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.view import GameView
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +30,7 @@ class ImageJob:
     game_id: int
     ticket: int
     stamp: int
-    view: Any
+    view: GameView
     kinds: tuple[str, ...]
 
 

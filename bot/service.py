@@ -1,7 +1,7 @@
 """The bot's use cases: load, apply, persist, decide what to post. No Discord types here.
 
-Every call into `engine/` and `render/` goes through bot/ports.py (`RealEngine`,
-`RealRenderer`), so the rest of the bot never depends on their internals. Flow of one move
+The bot calls the engine's public API (docs/ENGINE-API.md) with its real types; what tests
+substitute (how a game is made, the renderer) are the typed ports of bot/ports.py. Flow of one move
 (bot/play.py): take the game's lock → check the user may act for the acting entity → engine
 applies (or raises with a reason) → store appends the action in one transaction → render what
 changed (off the event loop) → return the Reply (summary, images, whom to ping). bot/core.py
@@ -18,12 +18,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot import ports
+from bot.config import Config
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.play import MoveBuilder, ServicePlay
 from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.seats import ServiceSeats
-from bot.store import GameRecord
+from bot.store import GameRecord, Store
+from engine import EngineError, dump_action
+from engine.game import Game
+from engine.io.export18xx import check_export, export_game
+from engine.view import GameView
 
 __all__ = [
     "IMAGE_KINDS", "TITLES", "Draw", "EnginePort", "Live", "MoveBuilder", "RealEngine",
@@ -40,7 +46,7 @@ IMAGE_KINDS = ("map", "market", "status", "card")
 
 class Service(ServiceSeats):
     @classmethod
-    def from_config(cls, store: Any, config: Any) -> Service:
+    def from_config(cls, store: Store, config: Config) -> Service:
         """The service as config.toml sets it up (bot/config.py)."""
         return cls(store, cache_bytes=config.cache_megabytes * 2**20,
                    render_images=config.render_images, import_seconds=config.import_seconds,
@@ -59,7 +65,7 @@ class Service(ServiceSeats):
         make_thread: Callable[[str], Any] | None = None,
     ) -> tuple[GameRecord, Reply]:
         title = self._check_title(title)
-        meta = self.engine.title_meta(title)
+        meta = ports.title_meta(title)
         known = {o["id"] for o in meta.get("optional_rules", [])}
         unknown = [o for o in options if o not in known]
         if unknown:
@@ -106,7 +112,7 @@ class Service(ServiceSeats):
             record = await self.game_record(game_id)
             if record.status != "open":
                 raise BotError("This game has already started; nobody can join any more.")
-            limit = int(self.engine.title_meta(record.title).get("players", {}).get("max", 99))
+            limit = int(ports.title_meta(record.title).get("players", {}).get("max", 99))
             if record.player_by_user(who.user_id):
                 raise BotError("You are already in this game.")
             if len(record.players) >= limit:
@@ -135,7 +141,7 @@ class Service(ServiceSeats):
                 raise BotError("Only the game's creator (or a server admin) can start it.")
             if record.status != "open":
                 raise BotError("This game has already started.")
-            limits = self.engine.title_meta(record.title).get("players", {})
+            limits = ports.title_meta(record.title).get("players", {})
             count = len(record.players)
             if count < int(limits.get("min", 1)):
                 raise BotError(
@@ -152,11 +158,9 @@ class Service(ServiceSeats):
             by_id = {p.user_id: p for p in record.players}
             players = [(by_id[u].engine_id, by_id[u].name) for u in order]
             try:
-                game = self.engine.new_game(record.title, players, record.options, record.seed)
-            except Exception as err:
-                if self.engine.is_rejection(err):
-                    raise BotError(str(err)) from err
-                raise
+                game = self.engine.new_game(record.title, players, record.options)
+            except EngineError as err:
+                raise BotError(str(err)) from err
             await self.store.start_game(game_id, order)
             record = await self.game_record(game_id)
             self._cache[game_id] = Live(record, game, [])
@@ -167,7 +171,7 @@ class Service(ServiceSeats):
                 + "."
             )
             self._add_ping(reply, record, turn)
-            await self._turn_changed(record, turn, 0, str(getattr(view, "round", "")), reply)
+            await self._turn_changed(record, turn, 0, view.round, reply)
         self._draw(reply, Draw(view, ("status", "card"), game_id, 0))
         return reply
 
@@ -188,8 +192,7 @@ class Service(ServiceSeats):
             if record.status == "open":
                 raise BotError("The game has not started: there is nothing to export.")
             live = await self._live(game_id)
-            meta = {"game_id": game_id, "id": game_id, "title": record.title}
-            data = await self.run_engine(self.engine.export_game, live.game, meta)
+            data = await self.run_engine(export_game, live.game, game_id=game_id)
         blob = json.dumps(data, indent=1).encode()
         return Reply(
             f"Game #{game_id} as an 18xx.games export.",
@@ -210,14 +213,10 @@ class Service(ServiceSeats):
     ) -> tuple[GameRecord, Reply]:
         """Import an 18xx.games export; `users` maps the export's player ids (as text) or
         names to (Discord user id, display name)."""
-        check = getattr(self.engine, "check_export", None)
-        if check is not None:
-            try:
-                check(data)
-            except Exception as err:
-                if self.engine.is_rejection(err):
-                    raise BotError(f"This file cannot be imported: {err}") from err
-                raise
+        try:
+            check_export(data)
+        except EngineError as err:
+            raise BotError(f"This file cannot be imported: {err}") from err
         if not isinstance(data, dict) or not isinstance(data.get("players"), list):
             raise BotError("This file is not an 18xx.games game export.")
         try:
@@ -246,10 +245,8 @@ class Service(ServiceSeats):
         except ImportStopped:
             raise BotError(f"This game takes longer than {self.import_seconds:g} s to replay "
                            "here; it was not imported.") from None
-        except Exception as err:
-            if self.engine.is_rejection(err):
-                raise BotError(f"The engine cannot replay this game: {err}") from err
-            raise
+        except EngineError as err:
+            raise BotError(f"The engine cannot replay this game: {err}") from err
         settings = data.get("settings") or {}
         async with self._create_lock:
             if interaction_id and (done := await self.store.game_by_interaction(interaction_id)):
@@ -276,20 +273,19 @@ class Service(ServiceSeats):
         if not turn.finished:
             self._add_ping(reply, record, turn)
         async with self._locks[game_id]:
-            await self._turn_changed(record, turn, len(actions), str(getattr(view, "round", "")),
-                                     reply)
+            await self._turn_changed(record, turn, len(actions), view.round, reply)
         self._draw(reply, Draw(view, ("status",), game_id, len(actions)))
         return record, reply
 
     def _import_and_view(self, data: dict[str, Any], stop: Callable[[], bool]
-                         ) -> tuple[Any, list[dict[str, Any]], Any, Turn]:
+                         ) -> tuple[Game, list[dict[str, Any]], GameView, Turn]:
         """On the import thread: the replay, its log as stored, its view and who acts next."""
-        game = self.engine.import_game(data, stop)
-        actions = [self.engine.dump(a) for a in game.log]
+        game = ports.import_game(data, stop)
+        actions = [dump_action(a) for a in game.log]
         return game, actions, *self._view_and_turn(game)
 
     @classmethod
-    def _view_and_turn(cls, game: Any) -> tuple[Any, Turn]:
+    def _view_and_turn(cls, game: Game) -> tuple[GameView, Turn]:
         """On an engine thread: the game's view and who acts (their legal answer is kept)."""
         return game.view(), cls._turn(game)
 
@@ -302,11 +298,9 @@ class Service(ServiceSeats):
             if record.status == "open":
                 raise BotError("The game has not started yet.")
             live = await self._live(game_id)
-            view = await self.run_engine(live.game.view)
+            view: GameView = await self.run_engine(live.game.view)
             stamp = len(live.records)
-        reply = Reply(
-            f"Game #{game_id}: {getattr(view, 'round', '')} — phase {getattr(view, 'phase', '?')}."
-        )
+        reply = Reply(f"Game #{game_id}: {view.round} — phase {view.phase}.")
         # /status: the phone card first, then the full sheet
         await self._add_images(reply, game_id, stamp, view,
                                ("card", "status") if kind == "status" else (kind,))

@@ -9,20 +9,27 @@ log length). Words: bot/narrate.py."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot import history, narrate, summary
 from bot.replies import BotError, Reply
 from bot.store import ActionRecord, GameRecord
+from engine.events import Event, story
+from engine.game import Game
+from engine.timeline import timeline
+from engine.view import GameView
+from render.chart import render_chart
 
 if TYPE_CHECKING:
     from bot.core import ServiceCore
 
 LIMIT = 1900  # a message's text, with room for the header lines
 STORIES_KEPT = 8  # whole-log stories kept (the games most recently asked about)
-_stories: OrderedDict[tuple[int, int, int], tuple[str, dict[int, list[Any]]]] = OrderedDict()
+Story = tuple[str, dict[int, list[Event]]]  # the first round's name, events by action id
+ActorOf = Callable[[ActionRecord], tuple[str, str | None]]  # a move's actor and entity
+_stories: OrderedDict[tuple[int, int, int], Story] = OrderedDict()
 
 
 def player_names(record: GameRecord) -> dict[str, str]:
@@ -30,14 +37,12 @@ def player_names(record: GameRecord) -> dict[str, str]:
     return {p.engine_id: p.name for p in record.players}
 
 
-def told(game: Any, action: dict[str, Any], shown: dict[str, str],
+def told(game: Game, action: dict[str, Any], shown: dict[str, str],
          cached: tuple[int, int] | None = None) -> tuple[str | None, list[str]]:
     """On an engine thread, right after a move: the move in words and what followed from it.
     `cached`: (game id, the log's length before the move): a whole-log story kept for that
     log grows by this move instead of being replayed again."""
-    events = list(getattr(game, "last_events", ()) or ())
-    if not hasattr(game, "title"):  # an engine without events (tests' stand-ins)
-        return None, []
+    events: list[Event] = list(game.last_events)
     if cached is not None:
         _grow(cached, game, action, events)
 
@@ -48,17 +53,9 @@ def told(game: Any, action: dict[str, Any], shown: dict[str, str],
     return phrase, narrate.lines(events, game, name_of, game_over=False, action=action)
 
 
-def final_chart(game: Any, shown: dict[str, str]) -> bytes | None:
+def final_chart(game: Game, shown: dict[str, str]) -> bytes:
     """On an engine thread: the end-of-game chart (each player's worth over the operating
-    rounds, each corporation's share price), or None without a real engine or renderer."""
-    if not hasattr(game, "title"):
-        return None
-    try:
-        from render.chart import render_chart
-    except ImportError:
-        return None
-    from engine.timeline import timeline
-
+    rounds, each corporation's share price)."""
     return render_chart(timeline(game), lambda pid: shown.get(str(pid), str(pid)))
 
 
@@ -73,7 +70,8 @@ def reply_text(first: str, lines: Sequence[str]) -> str:
     return text
 
 
-def _grow(cached: tuple[int, int], game: Any, action: dict[str, Any], events: list[Any]) -> None:
+def _grow(cached: tuple[int, int], game: Game, action: dict[str, Any],
+          events: list[Event]) -> None:
     """A story kept for the log before this move, now the story of the log with it (an undo
     or redo changes which moves are in effect: the story is then told again when asked)."""
     game_id, before = cached
@@ -84,15 +82,12 @@ def _grow(cached: tuple[int, int], game: Any, action: dict[str, Any], events: li
     _stories[(game_id, before + 1, id(game))] = hit
 
 
-def _story(game: Any, key: tuple[int, int, int]) -> tuple[str, dict[int, list[Any]]]:
+def _story(game: Game, key: tuple[int, int, int]) -> Story:
     """On an engine thread: (the first round's name, events by action id) of the whole log."""
     hit = _stories.get(key)
     if hit is not None:
         _stories.move_to_end(key)
         return hit
-    from engine.events import story
-    from engine.game import Game
-
     first = Game(game.title_name, game.players, game.options).round.name()
     found = (first, {int(act.id): events for act, events in story(game)})
     _stories[key] = found
@@ -101,11 +96,11 @@ def _story(game: Any, key: tuple[int, int, int]) -> tuple[str, dict[int, list[An
     return found
 
 
-def _rendered(game: Any, records: Sequence[ActionRecord], record: GameRecord,
-              actor_of: Any, key: tuple[int, int, int]) -> list[tuple[str, list[str]]]:
+def _rendered(game: Game, records: Sequence[ActionRecord], record: GameRecord,
+              actor_of: ActorOf, key: tuple[int, int, int]) -> list[tuple[str, list[str]]]:
     """On an engine thread: for each move in effect, its line and its event lines (round
     headers as lines starting with "__")."""
-    first, by_id = _story(game, key) if hasattr(game, "title") else ("", {})
+    first, by_id = _story(game, key)
     shown = player_names(record)
 
     def name_of(pid: str) -> str:
@@ -115,8 +110,7 @@ def _rendered(game: Any, records: Sequence[ActionRecord], record: GameRecord,
     for rec in records:
         events = by_id.get(int(rec.action.get("id") or 0), [])
         actor, entity = actor_of(rec)
-        phrase = (narrate.move_text(rec.action, events, game, name_of)
-                  if hasattr(game, "title") else None)
+        phrase = narrate.move_text(rec.action, events, game, name_of)
         text = f"{rec.seq}. {summary.line(actor, entity, rec.action, phrase)}"
         after: list[str] = []
         for line in narrate.lines(events, game, name_of, action=rec.action):
@@ -156,7 +150,7 @@ class StoryService:
 
     service: ServiceCore
 
-    def _actor_of(self, record: GameRecord) -> Any:
+    def _actor_of(self, record: GameRecord) -> ActorOf:
         s = self.service
 
         def actor_of(rec: ActionRecord) -> tuple[str, str | None]:
@@ -217,7 +211,7 @@ class StoryService:
             key = (game_id, len(live.records), id(live.game))
             blocks = await s.run_engine(_rendered, live.game, stack, live.record,
                                         self._actor_of(live.record), key)
-            view = await s.run_engine(live.game.view)
+            view: GameView = await s.run_engine(live.game.view)
             stamp = len(live.records)
         wanted = {f"{r.seq}." for r in since}
         picked = [b for b in blocks if b[0].split(" ", 1)[0] in wanted]
@@ -229,7 +223,7 @@ class StoryService:
             tail = s._result_text(record, turn)
         else:
             acting = ", ".join(s._name(record, a) for a in turn.acting) or "nobody"
-            tail = f"Now: {getattr(view, 'round', '')}, waiting for {acting}."
+            tail = f"Now: {view.round}, waiting for {acting}."
         reply = Reply("\n".join(x for x in (head, body, tail) if x), ephemeral=True)
         await s._add_images(reply, game_id, stamp, view, ("card",))
         return reply

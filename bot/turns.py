@@ -22,6 +22,8 @@ from bot.core import ServiceCore, Turn, Who, _clip
 from bot.replies import BotError, Reply
 from bot.store import GameRecord
 from bot.store.longgames import LongGameRepo, Timing, TurnState
+from engine.game import Game
+from engine.view import GameView
 
 log = logging.getLogger(__name__)
 
@@ -161,11 +163,11 @@ class ServiceTurns(ServiceCore):
             live = await self._live(record.id)
             view, turn = await self.run_engine(self._view_turn, live.game)
             await self._turn_changed(live.record, turn, len(live.records),
-                                     str(getattr(view, "round", "")), None)
+                                     view.round, None)
         return await self.long.turn_state(record.id)
 
     @classmethod
-    def _view_turn(cls, game: Any) -> tuple[Any, Turn]:
+    def _view_turn(cls, game: Game) -> tuple[GameView, Turn]:
         return game.view(), cls._turn(game)
 
     # -- commands ---------------------------------------------------------------------------

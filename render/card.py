@@ -14,6 +14,9 @@ text smaller than MIN_SIZE px (digits at least 7.5 px high in a 400 px preview).
 fitted to its box (a smaller size down to MIN_SIZE, then an ellipsis); `card_layout` returns the
 boxes so tests can check that nothing overflows.
 
+This module owns what goes on the card (its lines, tables and words) and drawing it; the boxes,
+text fitting and the table builder are render/cardlayout.py's.
+
     from render.card import render_card
     png = render_card(game.view())                      # the view's action kinds (view.may)
     png = render_card(view, may=game.legal().kinds)     # or an explicit list of moves
@@ -21,29 +24,31 @@ boxes so tests can check that nothing overflows.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from engine.view import GameView
 from render import theme
+from render.cardlayout import (
+    BODY,
+    CARD_WIDTH,
+    SMALL,
+    TITLE,
+    TURN,
+    Builder,
+    CardLayout,
+    Cell,
+    Col,
+    Fill,
+    Item,
+)
 from render.draw import text, to_png
 from render.fonts import font
-from render.map import PHONE_PREVIEW_WIDTH
 
-CARD_WIDTH = 2 * PHONE_PREVIEW_WIDTH
+__all__ = ["CARD_WIDTH", "KIND_WORDS", "ROUND_WORDS", "CardLayout", "Item", "card_layout",
+           "render_card", "render_card_image"]
 
-# font sizes at CARD_WIDTH (scaled with the width)
-TITLE = 28
-TURN = 28
-BODY = 24
-HEAD = 20
-SMALL = 21
-MIN_SIZE = 18  # never smaller: 7.5 px digits at the 400 px preview
-
-Box = tuple[float, float, float, float]
 
 # What the acting entity may do, by the engine's action kinds (engine.legal.Legal.kinds).
 KIND_WORDS: dict[str, str] = {
@@ -74,230 +79,10 @@ ROUND_WORDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One text of the card, already fitted: drawn at `size` px inside `box`."""
-
-    text: str
-    size: int
-    bold: bool
-    box: Box  # the text's box (cell padding already taken off)
-    align: str  # "l" | "r"
-    ink: theme.RGB
-    role: str  # "card-title", "card-turn", "card-info", "card-header", "card-cell", "card-note"
-    point: tuple[float, float]  # where the text is anchored (its ink stays inside box)
-
-    @property
-    def anchor(self) -> str:
-        return "rm" if self.align == "r" else "lm"
-
-
-@dataclass(frozen=True, slots=True)
-class Fill:
-    box: Box
-    color: theme.RGB
-    radius: int = 0
-    outline: theme.RGB | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Swatch:
-    center: tuple[float, float]
-    radius: float
-    color: theme.RGB
-
-
-@dataclass(slots=True)
-class CardLayout:
-    width: int
-    height: int = 0
-    fills: list[Fill] = field(default_factory=list)
-    swatches: list[Swatch] = field(default_factory=list)
-    items: list[Item] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class _Cell:
-    text: str
-    bold: bool = False
-    ink: theme.RGB | None = None
-    swatch: theme.RGB | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class _Col:
-    header: str
-    right: bool = False
-    flex: int = 0  # 1, 2, ...: gives width back in this order when short (1 takes the spare)
-
-
 def _money(v: int | None) -> str:
     if v is None:
         return "—"
     return f"-${-v:,}" if v < 0 else f"${v:,}"
-
-
-def _extent(s: str, size: int, bold: bool, right: bool = False) -> tuple[int, int]:
-    """Pillow's ink box of `s` across, relative to its anchor ("rm" if right, else "lm")."""
-    left, _, end, _ = font(size, bold).getbbox(s, anchor="rm" if right else "lm")
-    return int(left), int(end)
-
-
-def _width(s: str, size: int, bold: bool, right: bool = False) -> int:
-    """The whole pixels the text takes across (with any overhang at either end)."""
-    left, end = _extent(s, size, bold, right)
-    return end - min(0, left) if not right else max(0, end) - left
-
-
-def _fit(
-    s: str, avail: float, size: int, bold: bool, minimum: int, right: bool = False
-) -> tuple[str, int]:
-    """The text and size that fit `avail` px: shrink down to `minimum`, then cut with '…'."""
-    while size > minimum and _width(s, size, bold, right) > avail:
-        size -= 1
-    if _width(s, size, bold, right) <= avail:
-        return s, size
-    while s and _width(s + "…", size, bold, right) > avail:
-        s = s[:-1].rstrip()
-    return (s + "…" if s else ""), size
-
-
-def _wrap(s: str, avail: float, size: int, bold: bool, sep: str = " ") -> list[str]:
-    """Greedy line breaking at `sep` (a single word too long is cut later by _fit)."""
-    f = font(size, bold)
-    lines: list[str] = []
-    cur = ""
-    for word in s.split(sep):
-        cand = f"{cur}{sep}{word}" if cur else word
-        if cur and f.getlength(cand) > avail:
-            lines.append(cur)
-            cur = word.lstrip()
-        else:
-            cur = cand
-    lines.append(cur)
-    return lines
-
-
-class _Builder:
-    def __init__(self, width: int) -> None:
-        self.out = CardLayout(width)
-        self.s = width / CARD_WIDTH
-        self.pad = self.px(16)
-        self.inner = self.px(8)
-        self.min = self.px(MIN_SIZE)
-        self.y: float = self.pad
-
-    def px(self, v: float) -> int:
-        return max(1, round(v * self.s))
-
-    @property
-    def x0(self) -> float:
-        return float(self.pad)
-
-    @property
-    def x1(self) -> float:
-        return float(self.out.width - self.pad)
-
-    def put(
-        self,
-        s: str,
-        box: Box,
-        size: int,
-        bold: bool,
-        ink: theme.RGB,
-        role: str,
-        right: bool = False,
-        shrink: int | None = None,
-    ) -> None:
-        """Text fitted into box: at most `shrink` px smaller (else down to the minimum size),
-        then cut."""
-        least = self.min if shrink is None else max(self.min, size - shrink)
-        fitted, fs = _fit(s, box[2] - box[0], size, bold, min(size, least), right)
-        if not fitted:
-            return
-        left, end = _extent(fitted, fs, bold, right)
-        # whole-pixel anchors: the ink box is then exactly where Pillow measures it
-        x = math.floor(box[2]) - max(0, end) if right else math.ceil(box[0]) - min(0, left)
-        point = (float(x), (box[1] + box[3]) / 2)
-        align = "r" if right else "l"
-        self.out.items.append(Item(fitted, fs, bold, box, align, ink, role, point))
-
-    def para(
-        self,
-        s: str,
-        size: int,
-        bold: bool,
-        ink: theme.RGB,
-        role: str,
-        x0: float | None = None,
-        x1: float | None = None,
-        sep: str = " ",
-    ) -> None:
-        """Wrapped lines of text from self.y down."""
-        a = self.x0 if x0 is None else x0
-        b = self.x1 if x1 is None else x1
-        line_h = round(size * 1.4)
-        for line in _wrap(s, b - a, size, bold, sep):
-            self.put(line, (a, self.y, b, self.y + line_h), size, bold, ink, role)
-            self.y += line_h
-
-    def table(
-        self, cols: list[_Col], rows: list[list[_Cell]], fills: list[theme.RGB | None]
-    ) -> None:
-        body, head = self.px(BODY), self.px(HEAD)
-        row_h, head_h = round(body * 1.5), round(head * 1.6)
-        inner = self.inner
-        sw_r = body * 0.42
-        sw_w = 2 * sw_r + self.px(6)
-        # natural widths
-        widths = [float(_width(col.header, head, True, col.right) + 2 * inner + 1) for col in cols]
-        for row in rows:
-            for i, c in enumerate(row):
-                w = _width(c.text, body, c.bold, cols[i].right) + 2 * inner + 1
-                widths[i] = max(widths[i], math.ceil(w + (sw_w if c.swatch else 0)))
-        avail = self.x1 - self.x0
-        flex = sorted((col.flex, i) for i, col in enumerate(cols) if col.flex)
-        order = [i for _, i in flex] or [len(cols) - 1]
-        short = sum(widths) - avail
-        if short <= 0:
-            widths[order[0]] -= short
-        for i in order:  # take the shortfall column by column, down to the header's width
-            if short <= 0:
-                break
-            floor = _width(cols[i].header, head, True, cols[i].right) + 2 * inner + 1
-            cut = min(short, max(0.0, widths[i] - floor))
-            widths[i] -= cut
-            short -= cut
-        total = sum(widths)
-        if total > avail:  # still too wide: every column gives in proportion
-            widths = [cw * avail / total for cw in widths]
-        xs = [self.x0]  # column edges on whole pixels, so the text boxes are too
-        for cw in widths:
-            xs.append(float(min(xs[-1] + math.floor(cw), self.x1)))
-        xs[-1] = self.x1
-        # header
-        y = self.y
-        self.out.fills.append(Fill((self.x0, y, self.x1, y + head_h), theme.HEADER_FILL))
-        for i, col in enumerate(cols):
-            box = (xs[i] + inner, y, xs[i + 1] - inner, y + head_h)
-            self.put(col.header, box, head, True, theme.HEADER_INK, "card-header", col.right)
-        y += head_h
-        for r, row in enumerate(rows):
-            fill = fills[r] if r < len(fills) and fills[r] else (theme.ROW_ALT if r % 2 else None)
-            if fill:
-                self.out.fills.append(Fill((self.x0, y, self.x1, y + row_h), fill))
-            for i, c in enumerate(row):
-                a = xs[i] + inner
-                if c.swatch is not None:
-                    self.out.swatches.append(Swatch((a + sw_r, y + row_h / 2), sw_r, c.swatch))
-                    a += sw_w
-                box = (a, y, xs[i + 1] - inner, y + row_h)
-                ink = c.ink or theme.INK
-                # a long name is cut rather than shrunk much (rows keep one size)
-                shrink = self.px(3)
-                self.put(c.text, box, body, c.bold, ink, "card-cell", cols[i].right, shrink)
-            y += row_h
-        self.y = y
 
 
 def _who(view: GameView) -> dict[str, str]:
@@ -341,7 +126,7 @@ def card_layout(
     view: GameView, *, width: int = CARD_WIDTH, may: Sequence[str] | None = None
 ) -> CardLayout:
     """Where every text, fill and colour chip of the card goes (the card is drawn from this)."""
-    b = _Builder(width)
+    b = Builder(width)
     px = b.px
     names = _who(view)
     acting = set(view.acting) | set(view.acting_players)
@@ -388,21 +173,21 @@ def card_layout(
     b.y += px(6)
 
     # players
-    cols = [_Col("Player", flex=1), _Col("Cash", True), _Col("Certs", True), _Col("Worth", True)]
-    rows: list[list[_Cell]] = []
+    cols = [Col("Player", flex=1), Col("Cash", True), Col("Certs", True), Col("Worth", True)]
+    rows: list[list[Cell]] = []
     fills: list[theme.RGB | None] = []
     for p in view.players:
         over = p.cert_count > p.cert_limit
         rows.append(
             [
-                _Cell(("★ " if p.priority else "") + p.name, bold=True),
-                _Cell(_money(p.cash)),
-                _Cell(
+                Cell(("★ " if p.priority else "") + p.name, bold=True),
+                Cell(_money(p.cash)),
+                Cell(
                     f"{p.cert_count}/{p.cert_limit}",
                     bold=over,
                     ink=theme.IMPASSABLE if over else None,
                 ),
-                _Cell(_money(p.value)),
+                Cell(_money(p.value)),
             ]
         )
         fills.append(theme.ACTING_FILL if p.id in acting else None)
@@ -415,12 +200,12 @@ def card_layout(
     started = [c for c in view.corporations if not c.closed and (c.floated or c.president)]
     started.sort(key=lambda c: (not c.floated, order.get(c.id, 99)))
     cols = [
-        _Col("Corp"),
-        _Col("President", flex=1),
-        _Col("Price", True),
-        _Col("Treasury", True),
-        _Col("Trains", flex=2),
-        _Col("Tokens", True),
+        Col("Corp"),
+        Col("President", flex=1),
+        Col("Price", True),
+        Col("Treasury", True),
+        Col("Trains", flex=2),
+        Col("Tokens", True),
     ]
     rows, fills = [], []
     for c in started:
@@ -428,17 +213,17 @@ def card_layout(
         price = _money(c.price) if c.price is not None or c.kind != "minor" else "minor"
         rows.append(
             [
-                _Cell(
+                Cell(
                     c.id + (" ✓" if c.operated else ""),
                     bold=True,
                     ink=ink,
                     swatch=theme.corp_rgb(c.color),
                 ),
-                _Cell(presidents.get(c.id, "—"), ink=ink),
-                _Cell(price, bold=c.price is not None, ink=ink),
-                _Cell(_money(c.treasury), ink=ink),
-                _Cell(" ".join(c.trains) or "—", ink=ink),
-                _Cell(f"{c.tokens_left}/{c.tokens_total}", ink=ink),
+                Cell(presidents.get(c.id, "—"), ink=ink),
+                Cell(price, bold=c.price is not None, ink=ink),
+                Cell(_money(c.treasury), ink=ink),
+                Cell(" ".join(c.trains) or "—", ink=ink),
+                Cell(f"{c.tokens_left}/{c.tokens_total}", ink=ink),
             ]
         )
         fills.append(theme.ACTING_FILL if c.id in acting else None)
@@ -500,5 +285,3 @@ def render_card(
     """PNG bytes of the phone card.  may: the acting entity's legal action kinds, if known."""
     return to_png(render_card_image(view, width=width, may=may), compress_level)
 
-
-__all__: Sequence[str] = ("card_layout", "render_card", "render_card_image")

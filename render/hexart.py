@@ -1,8 +1,8 @@
 """Drawing one hex: printed features, track, cities, towns, tokens, revenues and labels.
 
 Everything is computed in pixels from a HexLayout and the hex centre, so the same code draws
-pointy and flat hexes.  Positions of nodes are decided here (`place_nodes`) and are exported so
-tests can find slots and track.
+pointy and flat hexes. Where each part goes (nodes, slots, the track's curves) is
+render/hexplace.py's; this module owns what one hex shows (`HexArt`) and drawing it.
 """
 
 from __future__ import annotations
@@ -12,19 +12,21 @@ from dataclasses import dataclass, field
 
 from PIL import ImageDraw
 
-from engine.core.data import Endpoint, Geometry, Node, Path_
+from engine.core.data import Geometry, Node
 from render import theme
 from render.draw import circle, fit_font_size, note_box, note_shape, polyline, text
 from render.fonts import font
+from render.hexplace import (
+    edge_curve,
+    hair,
+    place_nodes,
+    rotated_paths,
+    slot_centers,
+    slot_radius,
+    track_width,
+)
 from render.layout import HexLayout, Point, bezier, lerp, polar
 from render.theme import RGB
-
-
-@dataclass(frozen=True, slots=True)
-class NodePlace:
-    pos: Point
-    through: tuple[Point, ...] | None = None  # a town sitting on an edge-to-edge curve
-    tangent: float | None = None  # track direction at pos (degrees), for town bars
 
 
 @dataclass(slots=True)
@@ -52,146 +54,6 @@ class HexArt:
     corp_colors: dict[str, RGB] = field(default_factory=dict)
     name: str = ""  # the hex's coordinate ("E5")
     tile: str | None = None  # the laid tile's number
-
-
-def track_width(lay: HexLayout) -> float:
-    return max(2.0, lay.radius * 0.13)
-
-
-def slot_radius(lay: HexLayout, slots: int) -> float:
-    return lay.radius * (0.25 if slots <= 1 else 0.215 if slots == 2 else 0.19)
-
-
-def rotated_paths(geom: Geometry, rotation: int) -> list[Path_]:
-    return [p.rotated(rotation) for p in geom.paths]
-
-
-def _edge_curve(
-    lay: HexLayout,
-    c: Point,
-    e1: int,
-    e2: int,
-    lane1: tuple[int, int] | None = None,
-    lane2: tuple[int, int] | None = None,
-    n: int = 10,
-) -> list[Point]:
-    """Track from the middle of edge e1 to the middle of edge e2 (straight, gentle or sharp)."""
-    lw = track_width(lay) * 1.6
-    p0 = lay.lane_point(c, e1, lane1, lw)
-    p3 = lay.lane_point(c, e2, lane2, lw)
-    diff = (e2 - e1) % 6
-    diff = min(diff, 6 - diff)
-    r = lay.radius
-    # control lengths that make cubic Beziers close to circle arcs of radius 1.5r / 0.5r
-    k = {3: 0.5 * lay.apothem, 2: 0.536 * r, 1: 0.385 * r, 0: 0.3 * r}[diff]
-    p1 = polar(p0, k, lay.edge_angle(e1) + 180.0)
-    p2 = polar(p3, k, lay.edge_angle(e2) + 180.0)
-    if diff == 3 and lane1 is None and lane2 is None:
-        return [p0, p3]
-    return bezier(p0, p1, p2, p3, n)
-
-
-def _angle_dist(a: float, b: float) -> float:
-    d = abs(a - b) % 360.0
-    return min(d, 360.0 - d)
-
-
-def _node_key(ep: Endpoint) -> tuple[str, int] | None:
-    return None if ep[0] == "edge" else ep
-
-
-def place_nodes(
-    lay: HexLayout, c: Point, geom: Geometry, rotation: int
-) -> dict[tuple[str, int], NodePlace]:
-    """Pixel position of every city / town / off-board of a (rotated) tile or printed hex."""
-    paths = rotated_paths(geom, rotation)
-    nodes = [(n.kind, n.index) for n in geom.nodes()]
-    edges_of: dict[tuple[str, int], list[int]] = {k: [] for k in nodes}
-    linked: dict[tuple[str, int], list[tuple[str, int]]] = {k: [] for k in nodes}
-    for p in paths:
-        ka, kb = _node_key(p.a), _node_key(p.b)
-        if ka and kb:
-            linked.setdefault(ka, []).append(kb)
-            linked.setdefault(kb, []).append(ka)
-        elif ka:
-            edges_of.setdefault(ka, []).append(p.b[1])
-        elif kb:
-            edges_of.setdefault(kb, []).append(p.a[1])
-    out: dict[tuple[str, int], NodePlace] = {}
-    if not nodes:
-        return out
-
-    def through(k: tuple[str, int], t: float = 0.5) -> NodePlace:
-        e1, e2 = sorted(edges_of[k])
-        pts = _edge_curve(lay, c, e1, e2, n=20)
-        if len(pts) == 2:
-            pts = [lerp(pts[0], pts[1], i / 20) for i in range(21)]
-        i = round(t * (len(pts) - 1))
-        a, b = pts[max(0, i - 1)], pts[min(len(pts) - 1, i + 1)]
-        tang = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
-        return NodePlace(pts[i], tuple(pts), tang)
-
-    def is_through_town(k: tuple[str, int]) -> bool:
-        return k[0] == "town" and len(edges_of[k]) == 2 and not linked[k]
-
-    if len(nodes) == 1:
-        k = nodes[0]
-        out[k] = through(k) if is_through_town(k) else NodePlace(c)
-        return out
-
-    used_angles: list[float] = []
-    for es in edges_of.values():
-        used_angles += [lay.edge_angle(e) for e in es]
-    if any(isinstance(n.revenue, dict) and n.slots for n in geom.nodes()):
-        used_angles += [60.0, 90.0, 120.0]  # the phase-value boxes go below the city
-    cities = [k for k in nodes if k[0] == "city"]
-    primary = max(cities, key=lambda k: len(edges_of[k])) if cities else None
-    if primary is not None:
-        out[primary] = NodePlace(c)
-    throughs = [k for k in nodes if k not in out and is_through_town(k)]
-    crossing = len(throughs) > 1 and any(
-        (max(edges_of[k]) - min(edges_of[k])) == 3 for k in throughs
-    )
-    for k in throughs:
-        straight = (max(edges_of[k]) - min(edges_of[k])) == 3
-        out[k] = through(k, 0.3 if (crossing and straight) else 0.5)
-    rest = [k for k in nodes if k not in out]
-    if primary is None and not any(edges_of[k] for k in rest) and len(rest) == 2:
-        # two unconnected towns on a printed hex: side by side
-        a0 = lay.edge_angle(1)
-        out[rest[0]] = NodePlace(polar(c, lay.apothem * 0.4, a0))
-        out[rest[1]] = NodePlace(polar(c, lay.apothem * 0.4, a0 + 180.0))
-        return out
-    for k in rest:
-        es = edges_of[k]
-        if es:
-            x = sum(math.cos(math.radians(lay.edge_angle(e))) for e in es)
-            y = sum(math.sin(math.radians(lay.edge_angle(e))) for e in es)
-            ang = math.degrees(math.atan2(y, x))
-            dist = 0.6 * lay.apothem if primary is not None else 0.45 * lay.apothem
-            out[k] = NodePlace(polar(c, dist, ang))
-        else:
-            cands = [lay.edge_angle(e) for e in range(6)]
-            ang = max(cands, key=lambda a: min([_angle_dist(a, u) for u in used_angles] or [180]))
-            used_angles.append(ang)
-            out[k] = NodePlace(polar(c, 0.62 * lay.apothem, ang))
-    return out
-
-
-def slot_centers(lay: HexLayout, pos: Point, slots: int) -> list[Point]:
-    """Centres of the station slots of a city drawn at pos."""
-    s = slot_radius(lay, slots)
-    x, y = pos
-    if slots <= 1:
-        return [pos]
-    if slots == 2:
-        return [(x - s, y), (x + s, y)]
-    if slots == 3:
-        d = s * 2 / math.sqrt(3)
-        return [polar(pos, d, a) for a in (-90.0, 30.0, 150.0)]
-    if slots == 4:
-        return [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
-    return [polar(pos, s * 1.4, -90.0 + 360.0 * i / slots) for i in range(slots)]
 
 
 def _revenue_columns(
@@ -297,7 +159,8 @@ def draw_partitions(
 ) -> None:
     """1870 river: a line between the two corners where side A meets side B, bent towards the centre."""
     for part in partitions:
-        side_a = {int(e) for e in part.get("side_a_edges", ()) or ()}  # type: ignore[attr-defined]
+        edges = part.get("side_a_edges") or ()
+        side_a = {int(e) for e in edges} if isinstance(edges, list | tuple) else set()
         if not side_a or len(side_a) == 6:
             continue
         corners = [i for i in range(6) if (i in side_a) != (((i + 1) % 6) in side_a)]
@@ -336,7 +199,7 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> l
             exit_angles.append(lay.edge_angle(a[1]))
         if a[0] == "edge" and b[0] == "edge":
             exit_angles.append(lay.edge_angle(b[1]))
-            polyline(d, _edge_curve(lay, c, a[1], b[1], la, lb), theme.TRACK, tw)
+            polyline(d, edge_curve(lay, c, a[1], b[1], la, lb), theme.TRACK, tw)
             continue
         if a[0] == "edge":
             key = (b[0], b[1])
@@ -441,8 +304,3 @@ def draw_hex(d: ImageDraw.ImageDraw, lay: HexLayout, c: Point, art: HexArt) -> l
             pos = (c[0], c[1] + r * 0.55)  # below the city; the name goes on top
         draw_phase_revenues(d, lay, pos, node, art.phase, art.phase_names)
     return exit_angles
-
-
-def hair(lay: HexLayout) -> int:
-    """A hairline's width: one output pixel at the 1870 map's size, more on larger hexes."""
-    return max(1, round(lay.radius / 40))

@@ -29,8 +29,9 @@ from render.draw import (
     text,
     text_box,
 )
-from render.fonts import font
-from render.hexart import HexArt, hair, rotated_paths
+from render.fonts import Font, font
+from render.hexart import HexArt
+from render.hexplace import hair, rotated_paths
 from render.layout import HexLayout, Point, polar
 from render.placer import Placer
 from render.theme import RGB
@@ -122,8 +123,8 @@ def _text_item(pl: Placer, h: HexLabels, s: str, sizes: list[int], bold: bool, i
         f = font(size, bold)
         last = i == len(sizes) - 1
 
-        def box_at(p: Point, f: object = f) -> Box:
-            return text_box(p, s, f, "mm", halo_width)  # type: ignore[arg-type]
+        def box_at(p: Point, f: Font = f) -> Box:
+            return text_box(p, s, f, "mm", halo_width)
 
         got = pl.choose(spots(), box_at, force and last, h.poly)
         if got is not None:
@@ -276,10 +277,10 @@ def place_location(pl: Placer, h: HexLabels) -> None:
         lb = text_box((0.0, 0.0), "Ag", f, "mm", hw)
         step = (lb[3] - lb[1]) + k  # the line height with its halo, and one pixel
 
-        def boxes(p: Point, lines: list[str] = lines, f: object = f, step: float = step
+        def boxes(p: Point, lines: list[str] = lines, f: Font = f, step: float = step
                   ) -> list[Box]:
             n = len(lines)
-            return [text_box((p[0], p[1] + (j - (n - 1) / 2) * step), s, f, "mm", hw)  # type: ignore[arg-type]
+            return [text_box((p[0], p[1] + (j - (n - 1) / 2) * step), s, f, "mm", hw)
                     for j, s in enumerate(lines)]
 
         def box_at(p: Point, boxes: Callable[[Point], list[Box]] = boxes) -> Box:

@@ -10,7 +10,7 @@ regions (render.regions) are the same map limited to some hexes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
@@ -140,7 +140,7 @@ def _art(
     h: Hex,
     st: HexState | None,
     colors: dict[str, theme.RGB],
-    reached: set[str] = frozenset(),  # type: ignore[assignment]
+    reached: Set[str] = frozenset(),
 ) -> HexArt:
     data = view.data
     phase_names = tuple(str(p["name"]) for p in data.phases)

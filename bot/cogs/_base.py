@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -179,14 +180,56 @@ async def run_and_reply(
     await add_images(interaction, reply)
 
 
-async def run(interaction: discord.Interaction[Any], name: str, **args: Any) -> None:
-    """Run a command of the shared command set for this interaction."""
+Answer = Callable[[Ctx, Commands, bool, int], Awaitable[Reply]]
+
+
+async def on_button(interaction: discord.Interaction[Any], prefix: str, answer: Answer) -> None:
+    """A button with custom id "<prefix>yes:<id>" or "<prefix>no:<id>": `answer` (given the
+    context, the command layer, yes or no and the id) runs and its reply is sent; any other
+    interaction is left alone. Such buttons work across restarts (the id is in the store or
+    the service)."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+    if not custom_id.startswith(prefix):
+        return
+    said, _, ident = custom_id[len(prefix):].partition(":")
+    if not ident.isdigit():
+        return
+    ctx = ctx_of(interaction)
+    cmds = commands_of(interaction)
+    await run_and_reply(interaction, lambda: answer(ctx, cmds, said == "yes", int(ident)))
+
+
+def _with_members(ctx: Ctx, members: Sequence[discord.Member | discord.User | None]) -> Ctx:
+    """The context resolving these members' mentions to their display names."""
+    names = {m.id: m.display_name for m in members if m is not None}
+    fallback = ctx.resolve_user
+
+    def resolve(text: str) -> tuple[int, str] | None:
+        found = fallback(text)
+        if found is not None and found[0] in names:
+            return found[0], names[found[0]]
+        return found
+
+    return dataclasses.replace(ctx, resolve_user=resolve)
+
+
+async def run(interaction: discord.Interaction[Any], name: str, *,
+              members: Sequence[discord.Member | discord.User | None] = (), **args: Any) -> None:
+    """Run a command of the shared command set for this interaction; `members`: members the
+    arguments mention (their display names are known)."""
     commands = commands_of(interaction)
     ctx = ctx_of(interaction)
+    if members:
+        ctx = _with_members(ctx, members)
     await run_and_reply(interaction, lambda: commands.run(name, ctx, **args))
 
 
-def legal_choices(command: str, param: str) -> Any:
+Complete = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+
+
+def legal_choices(command: str, param: str) -> Complete:
     """An autocomplete callback offering only what game.legal() allows now (max 25)."""
 
     async def complete(

@@ -9,34 +9,19 @@ import discord
 from discord.ext import commands
 
 from bot import consent
-from bot.cogs._base import commands_of, ctx_of, run_and_reply
+from bot.cogs._base import on_button
 
 
 class Consent(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Buttons with custom id "sale:yes:<request>" / "sale:no:<request>"."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if custom_id.startswith(consent.RUN_PREFIX):
-            proposal = custom_id.rsplit(":", 1)[-1]
-            if proposal.isdigit():
-                ctx = ctx_of(interaction)
-                service = commands_of(interaction).service
-                await run_and_reply(interaction, lambda: consent.confirm(
-                    service, ctx.who, int(proposal), ctx.interaction_id))
-            return
-        if not custom_id.startswith(consent.PREFIX):
-            return
-        _, answer, request = custom_id.split(":", 2)
-        if not request.isdigit():
-            return
-        ctx = ctx_of(interaction)
-        service = commands_of(interaction).service
-        await run_and_reply(interaction, lambda: consent.answer_reply(
-            service, ctx.who, int(request), answer == "yes", ctx.interaction_id))
+        """Buttons with custom id "sale:yes:<request>" / "sale:no:<request>" and
+        "run:yes:<proposal>"."""
+        await on_button(interaction, consent.RUN_PREFIX, lambda ctx, cmds, _yes, proposal:
+                        consent.confirm(cmds.service, ctx.who, proposal, ctx.interaction_id))
+        await on_button(interaction, consent.PREFIX, lambda ctx, cmds, yes, request:
+                        consent.answer_reply(cmds.service, ctx.who, request, yes,
+                                             ctx.interaction_id))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._base import commands_of, ctx_of, run, run_and_reply
+from bot.replies import Reply
 from bot.service import TITLES
 
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -76,9 +77,7 @@ class Lifecycle(commands.Cog):
         ctx = ctx_of(interaction)
         cmds = commands_of(interaction)
 
-        async def work() -> Any:
-            from bot.replies import Reply
-
+        async def work() -> Reply:
             if file.size > MAX_IMPORT_BYTES:
                 return Reply("The file is too large for a game export.", ephemeral=True)
             raw = await file.read()

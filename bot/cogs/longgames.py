@@ -4,34 +4,18 @@ with the cog), /mygames, /nudge, /follow, /unfollow, /settings, /timing, /seats,
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs._base import commands_of, ctx_of, run, run_and_reply
-from bot.commands import Ctx
+from bot.cogs._base import commands_of, on_button, run
 from bot.seats import PREFIX
 from bot.turns import Outgoing
 
 if TYPE_CHECKING:
     from bot.app import RailBot
-
-
-def _with_members(ctx: Ctx, *members: discord.Member | discord.User | None) -> Ctx:
-    """The context resolving these members' mentions to their display names."""
-    names = {m.id: m.display_name for m in members if m is not None}
-    fallback = ctx.resolve_user
-
-    def resolve(text: str) -> tuple[int, str] | None:
-        found = fallback(text)
-        if found is not None and found[0] in names:
-            return found[0], names[found[0]]
-        return found
-
-    return dataclasses.replace(ctx, resolve_user=resolve)
 
 
 async def _seat_choices(interaction: discord.Interaction[Any],
@@ -58,8 +42,9 @@ class LongGames(commands.Cog):
     async def _send(self, msg: Outgoing) -> None:
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                            users=[discord.Object(u) for u in msg.mention])
+        channel: discord.abc.Messageable
         if msg.user_id is not None:
-            channel: Any = await self.bot.create_dm(discord.Object(msg.user_id))
+            channel = await self.bot.create_dm(discord.Object(msg.user_id))
         else:
             channel = self.bot.get_partial_messageable(int(msg.channel_id or 0))
         await channel.send(msg.text[:2000], allowed_mentions=mentions)
@@ -105,18 +90,15 @@ class LongGames(commands.Cog):
     @app_commands.autocomplete(player=_seat_choices)
     async def substitute(self, interaction: discord.Interaction[Any], player: str,
                          new: discord.Member) -> None:
-        cmds, ctx = commands_of(interaction), _with_members(ctx_of(interaction), new)
-        await run_and_reply(interaction, lambda: cmds.run(
-            "substitute", ctx, player=player, new=new.mention))
+        await run(interaction, "substitute", members=(new,), player=player, new=new.mention)
 
     @app_commands.command(name="resign",
                           description="Leave this game: a substitute takes your seat, or a vote")
     @app_commands.describe(substitute="who takes your seat (optional)")
     async def resign(self, interaction: discord.Interaction[Any],
                      substitute: discord.Member | None = None) -> None:
-        cmds, ctx = commands_of(interaction), _with_members(ctx_of(interaction), substitute)
-        await run_and_reply(interaction, lambda: cmds.run(
-            "resign", ctx, substitute=substitute.mention if substitute else None))
+        await run(interaction, "resign", members=(substitute,),
+                  substitute=substitute.mention if substitute else None)
 
     @app_commands.command(name="drop", description="Propose to drop an absent player")
     @app_commands.describe(player="the seat")
@@ -127,16 +109,9 @@ class LongGames(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Seat-vote buttons (custom id "seat:yes:<vote>"): they work across restarts."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-        if not custom_id.startswith(PREFIX):
-            return
-        _, answer, vote = custom_id.split(":", 2)
-        ctx = ctx_of(interaction)
-        cmds = commands_of(interaction)
-        await run_and_reply(interaction, lambda: cmds.answer_vote(ctx, int(vote), answer == "yes"))
+        await on_button(interaction, PREFIX, lambda ctx, cmds, yes, vote:
+                        cmds.answer_vote(ctx, vote, yes))
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(LongGames(bot))  # type: ignore[arg-type]
+async def setup(bot: RailBot) -> None:
+    await bot.add_cog(LongGames(bot))

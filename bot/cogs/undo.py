@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs._base import commands_of, ctx_of, run, run_and_reply
+from bot.cogs._base import on_button, run
 
 PREFIX = "undo:"
 
@@ -27,19 +27,8 @@ class Undo(commands.Cog):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Consent buttons (custom id "undo:yes:<request>"): they work across restarts."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(PREFIX):
-            return
-        _, answer, request = custom_id.split(":", 2)
-        ctx = ctx_of(interaction)
-        cmds = commands_of(interaction)
-        await run_and_reply(
-            interaction, lambda: cmds.answer_undo(ctx, int(request), answer == "yes")
-        )
-
+        await on_button(interaction, PREFIX, lambda ctx, cmds, yes, request:
+                        cmds.answer_undo(ctx, request, yes))
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Undo())

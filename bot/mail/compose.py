@@ -5,11 +5,13 @@ holds; the caller takes the game's lock."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from bot import history, moves, summary
 from bot.store import ActionRecord, GameRecord
+from engine.legal import Legal
+from engine.view import GameView
+from render.card import card_layout
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 MAX_EVENTS = 40
@@ -25,7 +27,7 @@ def plain(text: str, record: GameRecord) -> str:
 
 
 def events_since(record: GameRecord, records: Sequence[ActionRecord], user_id: int,
-                 author: Any) -> list[str]:
+                 author: Callable[[GameRecord, ActionRecord], int | None]) -> list[str]:
     """The moves in effect after this player's latest one (all of them if none yet)."""
     stack, _ = history.effective(list(records))
     last = max((i for i, rec in enumerate(stack) if author(record, rec) == user_id), default=-1)
@@ -42,7 +44,7 @@ def events_since(record: GameRecord, records: Sequence[ActionRecord], user_id: i
     return lines
 
 
-def legal_text(legal: Any) -> list[str]:
+def legal_text(legal: Legal | None) -> list[str]:
     """What the acting player may do, with the values the engine offers (as /legal says)."""
     if legal is None:
         return []
@@ -61,12 +63,8 @@ def _autocompleted() -> list[str]:
     return list(dict.fromkeys(p.name for s in MOVES for p in s.params if p.autocomplete))
 
 
-def card_text(view: Any) -> list[str]:
-    """The phone card's texts, line by line (empty when render/ is not installed)."""
-    try:
-        from render.card import card_layout
-    except ImportError:
-        return []
+def card_text(view: GameView) -> list[str]:
+    """The phone card's texts, line by line (empty if the card cannot be laid out)."""
     try:
         lay = card_layout(view)
     except Exception:

@@ -6,10 +6,9 @@ the signature (from a `-- ` line on) and without what a mail program puts above 
 from __future__ import annotations
 
 import re
-import shlex
 from email.message import EmailMessage
 
-from bot.local import parse_arguments
+from bot.local import parse_arguments, split_command
 
 _WROTE = re.compile(r"^(on .*wrote:|le .*a écrit ?:|am .*schrieb .*:|-----original message-----)$",
                     re.IGNORECASE)
@@ -46,12 +45,9 @@ def move_lines(text: str) -> list[str]:
 
 def read_line(line: str) -> tuple[str, dict[str, object]] | str:
     """(command, arguments) as the terminal reads them, or the reason the line is unreadable."""
-    try:
-        words = shlex.split(line)
-    except ValueError as err:
-        return f"cannot read that line: {err}"
-    if not words:
-        return "an empty line"
-    name = words[0].lower().lstrip("/")
-    args = parse_arguments(name, words[1:])
+    command = split_command(line)
+    if isinstance(command, str):
+        return command.rstrip(".") or "an empty line"
+    name, words = command
+    args = parse_arguments(name, words)
     return (name, args) if not isinstance(args, str) else args

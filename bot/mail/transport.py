@@ -22,6 +22,8 @@ from email.utils import parseaddr
 from typing import Any
 
 from bot.commands import MOVES, SPECS, Commands, Ctx
+from bot.config import Config
+from bot.core import Turn
 from bot.mail import compose
 from bot.mail.inbound import start_listener
 from bot.mail.outbound import Mailer
@@ -29,10 +31,12 @@ from bot.mail.parse import read_line
 from bot.mail.repo import Invite, MailRepo, MailSeat, is_mail_user
 from bot.mail.settings import MailSettings, mail_settings
 from bot.mail.tokens import Signer, Token, new_nonce
+from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
 from bot.store import GameRecord
 from bot.turns import Outgoing
+from engine.view import GameView
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +44,7 @@ MOVE_NAMES = {s.name for s in MOVES}
 INFO_NAMES = {"legal", "history", "status", "map", "market", "undo", "redo"}
 
 
-async def start_mail(config: Any, service: Service) -> MailDesk | None:
+async def start_mail(config: Config, service: Service) -> MailDesk | None:
     """The transport as config.toml's [mail] section sets it up (None: no [mail])."""
     settings = mail_settings(config.mail)
     if settings is None:
@@ -93,7 +97,7 @@ class MailDesk:
         """Wait until every queued turn mail is sent (tests)."""
         await self._queue.join()
 
-    def _on_turn(self, record: GameRecord, _turn: Any, _stamp: int) -> None:
+    def _on_turn(self, record: GameRecord, _turn: Turn, _stamp: int) -> None:
         self._queue.put_nowait(record.id)
 
     async def _work(self) -> None:
@@ -142,7 +146,7 @@ class MailDesk:
         async with s._locks[record.id]:
             live = await s._live(record.id)
             legal, turn = await s.run_engine(s._legal_turn, live.game)
-            view = await s.run_engine(live.game.view)
+            view: GameView = await s.run_engine(live.game.view)
             records = list(live.records)
         stamp = len(records)
         events = compose.events_since(live.record, records, seat.user_id, s._author)
@@ -153,7 +157,7 @@ class MailDesk:
         elif player.engine_id in turn.acting:
             entity = turn.entity
             what = f" ({entity})" if entity and entity != player.engine_id else ""
-            subject = f"{title}: waiting for {player.name}{what} — {getattr(view, 'round', '')}"
+            subject = f"{title}: waiting for {player.name}{what} — {view.round}"
             lines = [f"{player.name}, it is your turn{what}.", ""]
             lines += compose.legal_text(legal)
         else:
@@ -258,7 +262,7 @@ class MailDesk:
         token = self.signer.read(address)
         return token is not None and await self._verified(token) is not None
 
-    async def _verified(self, token: Token) -> MailSeat | Any | None:
+    async def _verified(self, token: Token) -> MailSeat | Invite | None:
         if token.kind == "move":
             seat = await self.repo.seat(token.game_id, token.ident)
             return seat if seat is not None and self.signer.valid(token, seat.nonce) else None
@@ -345,7 +349,7 @@ class MailDesk:
         builder = spec.move
         assert builder is not None
 
-        def build(legal: Any) -> dict[str, Any]:
+        def build(legal: Named) -> dict[str, Any]:
             return builder(legal, **typed)
 
         reply = await self.service.act(who, record.id, build,

@@ -144,12 +144,11 @@ async def test_repeated_undo_requests_ping_once(tmp_path: Path) -> None:
 
 async def test_protect_names_certificates_of_one_corporation_only(tmp_path: Path) -> None:
     from bot import moves
-
-    act = moves.protect(None, "GMO", "GMO_3 IC_3")
     from engine import EngineError
     from tests.engine._helpers import standard_start
 
     g = standard_start()
+    act = moves.protect(g.legal(), "GMO", "GMO_3 IC_3")
     pid = g.current_entity()[0]
     with pytest.raises(EngineError, match="one corporation"):
         g.apply({**act, "entity": pid, "entity_type": "player"})

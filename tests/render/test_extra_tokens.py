@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.core.data import load_title_data
 from render import theme
 from render.demo import make_view
-from render.hexart import slot_centers, slot_radius
+from render.hexplace import slot_centers, slot_radius
 from render.map import map_layout, render_map_image
 from tests.render.conftest import SIZE, near, pixel
 

@@ -29,7 +29,7 @@ from PIL import Image
 from engine.view import GameView
 from render import render_map, render_market, theme
 from render.draw import TextMark, record_text
-from render.hexart import place_nodes, slot_centers, slot_radius
+from render.hexplace import place_nodes, slot_centers, slot_radius
 from render.map import (
     PHONE_PREVIEW_WIDTH,
     focus_hexes,

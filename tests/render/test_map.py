@@ -15,7 +15,7 @@ from engine.core.data import TitleData, load_title_data
 from render import theme
 from render.demo import busy_view, make_view
 from render.draw import TextMark, record_text
-from render.hexart import slot_centers, slot_radius
+from render.hexplace import slot_centers, slot_radius
 from render.layout import HexLayout, Point, lerp
 from render.map import map_layout, render_map, render_map_image
 from render.theme import RGB
