@@ -213,13 +213,15 @@ class StockRound1870(StockRound):
 
     def after_closing(self) -> None:
         """Companies closed at the end of the action: a protection of one is void; with none
-        left to decide, play goes on to the next player."""
-        if not self.protect_mode:
-            return
-        self._skip_unprotectable()
-        if not self.queue():
-            self.protect_mode = False
-            self._next_player()
+        left to decide, play goes on to the next player; a player left with nothing to do (his
+        only sale was of the closed company) ends his turn."""
+        if self.protect_mode:
+            self._skip_unprotectable()
+            if not self.queue():
+                self.protect_mode = False
+                self._next_player()
+        if not self.finished and not self.kinds():
+            self._end_turn(passed=False)
 
     # ---- price protection
     def _sold(self, pid: str) -> set[str]:
