@@ -171,7 +171,7 @@ class StepRules(OperatingHost):
         target, certs, pct = self.emergency_checks(game, rnd, corp, pid, action)
         # the price sold at bounds what may be paid for another company's train (see
         # TrainRules.other_train_bounds)
-        rnd.turn.extra["ebuy_last_sold"] = self.share_price(target)  # type: ignore[attr-defined]
+        rnd.turn.ebuy_last_sold = self.share_price(target)  # type: ignore[attr-defined]
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
         self.after_emergency_sale(game, rnd, corp)

@@ -14,6 +14,7 @@ from engine.flow.stock import StockRound, Turn, par_place, sell_certs
 from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870 import protection
+from engine.titles.t1870.state import state1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -344,7 +345,6 @@ class StockRound1870(StockRound):
         return max(nearest, corp.par or 0)
 
     def _reissue(self, corp: Corporation) -> None:
-        st = self.game.state
         held = [c for c in corp.certs if c.owner == corp.id]
         if not held or any(c.owner == IPO for c in corp.certs):
             raise EngineError(f"{corp.id} may reissue only when every share in its treasury is a redeemed one.",
@@ -352,8 +352,8 @@ class StockRound1870(StockRound):
         corp.par = self.reissue_par(corp)
         for c in held:
             shares.move(corp, c, IPO)  # treasury and offering are one list: it keeps its place
-        if corp.id not in st.extra["reissued"]:  # type: ignore[operator]
-            st.extra["reissued"].append(corp.id)  # type: ignore[attr-defined]
+        if corp.id not in state1870(self.game).reissued:
+            state1870(self.game).reissued.append(corp.id)
 
 
 # ================================================================ operating round
@@ -583,7 +583,7 @@ class OperatingRound1870(OperatingRound):
             raise EngineError(f"{corp.id}'s treasury, its president's cash and the shares he may sell can pay "
                               f"for a ${t.ebuy_needed(g)} train: no bankruptcy.", rule="bankrupt.can_pay")
         player = st.player(pid)
-        sold = self.turn.extra.get("ebuy_sold", ())
+        sold = self.turn.ebuy_sold
         for other in st.corporations.values():
             # as the site: per corporation the largest block a forced-purchase sale may be (the
             # market's room, the president's certificate only if someone can take it, never the

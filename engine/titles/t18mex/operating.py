@@ -11,6 +11,8 @@ from engine.core import shares, tiles
 from engine.errors import EngineError
 from engine.flow.operating import OperatingRound
 from engine.state import Corporation, Train
+from engine.title import Title
+from engine.titles.t18mex.state import mex_state
 from engine.titles.t18mex.variants import CDB, CDB_PRICE, SANTA_ROSALIA
 
 if TYPE_CHECKING:
@@ -25,19 +27,16 @@ NOT_FOR_CORPORATIONS = ("A", "B", "C", "MNR")
 MNR = "MNR"
 
 
-class MexOperatingRules:
-    """Operating-round hooks, mixed into Title18MEX (which provides the Title base)."""
-
-    data: Any
-    market: Any
+class MexOperatingRules(Title):
+    """Operating-round hooks, mixed into Title18MEX."""
 
     # ------------------------------------------------------------ order and turn start
     def operating_order(self, game: Game) -> list[str]:
         minors = [c.id for c in self.minors(game) if c.floated and not c.closed]  # type: ignore[attr-defined]
-        return minors + super().operating_order(game)  # type: ignore[misc]
+        return minors + super().operating_order(game)
 
     def start_turn(self, game: Game, rnd: Any, corp: Corporation) -> None:
-        super().start_turn(game, rnd, corp)  # type: ignore[misc]
+        super().start_turn(game, rnd, corp)
         if corp.kind == "corporation":
             self.pay_mail(game, corp)
 
@@ -48,14 +47,14 @@ class MexOperatingRules:
         if corp.home is None or not corp.tokens or corp.tokens[0].hex is not None:
             return
         hex_name, city = corp.home
-        slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
+        slots = self.tokens_in(game, hex_name, city)
         if corp.id in slots or None not in slots:
             return
-        self._put_token(game, corp, corp.tokens[0], hex_name, city, slots.index(None))  # type: ignore[attr-defined]
+        self._put_token(game, corp, corp.tokens[0], hex_name, city, slots.index(None))
 
     def pay_mail(self, game: Game, corp: Corporation) -> None:
         """A company with a train collects its home hex's current city (or town) value."""
-        if not self.active_trains(game, corp) or corp.home is None:  # type: ignore[attr-defined]
+        if not self.active_trains(game, corp) or corp.home is None:
             return
         geo, _, _ = tiles.current_geometry(self.data, game.state, corp.home[0])
         stops = list(geo.cities) + list(geo.towns)
@@ -69,12 +68,12 @@ class MexOperatingRules:
         if corp.kind == "minor":
             return [{"lay": True, "upgrade": False}]
         lays: list[dict[str, Any]] = [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
-        if "triple_yellow_first_or" in self.options and corp.id in game.state.extra["recently_floated"]:  # type: ignore[attr-defined,operator]
+        if "triple_yellow_first_or" in self.options and corp.id in mex_state(game).recently_floated:
             lays.append({"lay": "not_if_upgraded", "upgrade": False})
         return lays
 
     def next_lay(self, game: Game, rnd: Any, corp: Corporation) -> dict[str, Any] | None:
-        lay = super().next_lay(game, rnd, corp)  # type: ignore[misc]
+        lay = super().next_lay(game, rnd, corp)
         # a minor whose home hex is unbuilt lays only if it could pay for building there
         if (lay and corp.kind == "minor" and corp.home and corp.home[0] not in game.state.tiles
                 and self.terrain_cost(game, corp, corp.home[0]) > corp.cash):
@@ -96,7 +95,7 @@ class MexOperatingRules:
                 and self.company_price_range(game, kcmo)[0] <= corp.cash)
 
     def can_buy_companies_phase(self, game: Game) -> bool:
-        return "can_buy_companies" in self.phase_data(game).get("engine_status_flags", [])  # type: ignore[attr-defined]
+        return "can_buy_companies" in self.phase_data(game).get("engine_status_flags", [])
 
     def terrain_cost(self, game: Game, corp: Corporation, hex_name: str) -> int:
         placed = game.state.tiles.get(hex_name)
@@ -106,7 +105,7 @@ class MexOperatingRules:
 
     def lay_tile(self, game: Game, rnd: Any, corp: Corporation, action: Any, **kw: Any) -> None:
         if action.hex not in DOUBLE_HEX:
-            super().lay_tile(game, rnd, corp, action, **kw)  # type: ignore[misc]
+            super().lay_tile(game, rnd, corp, action, **kw)
             return
         # the double hex: the laying company pays Puebla's cost, whichever half it names,
         # and the partner half goes down at rotation 0 with no lay or connection check
@@ -115,7 +114,7 @@ class MexOperatingRules:
         if cost > corp.cash:
             raise EngineError(f"{corp.id} cannot pay the ${cost} cost of upgrading Mexico City and Puebla.",
                               rule="track.cost")
-        super().lay_tile(game, rnd, corp, action, free=True, **kw)  # type: ignore[misc]
+        super().lay_tile(game, rnd, corp, action, free=True, **kw)
         corp.cash -= cost
         st.bank.cash += cost
         laid = self.data.tiles[st.tiles[action.hex].tile]
@@ -125,7 +124,7 @@ class MexOperatingRules:
         if found is None or not found[1]:
             raise EngineError(f"The partner tile {pair} is not available.", rule="track.double_hex")
         tiles.place_tile(st, self.data, other, found[0], found[1], 0)
-        self.move_tokens_on_upgrade(game, other)  # type: ignore[attr-defined]
+        self.move_tokens_on_upgrade(game, other)
         game.last_hexes = (*game.last_hexes, other)
 
     def cdb_token_error(self, game: Game, rnd: Any, corp: Corporation) -> str | None:
@@ -138,20 +137,20 @@ class MexOperatingRules:
             return "The Compagnie du Boleo's token has already been placed."
         if rnd.step_name() == "done":
             return f"{corp.id}'s operating turn is over."
-        slots = self.tokens_in(game, SANTA_ROSALIA, 0)  # type: ignore[attr-defined]
+        slots = self.tokens_in(game, SANTA_ROSALIA, 0)
         if corp.id in slots:
             return f"{corp.id} already has a token in Santa Rosalia."
         if None not in slots:
             return "Santa Rosalia has no free token space."
-        if not self.unplaced_tokens(corp):  # type: ignore[attr-defined]
+        if not self.unplaced_tokens(corp):
             return f"{corp.id} has no token left on its charter for Santa Rosalia."
         return None
 
     def cdb_token_choices(self, game: Game, rnd: Any, corp: Corporation) -> list[dict[str, Any]]:
         if self.cdb_token_error(game, rnd, corp) is not None:
             return []
-        city = self.city_id(game, SANTA_ROSALIA, 0)  # type: ignore[attr-defined]
-        slot = self.tokens_in(game, SANTA_ROSALIA, 0).index(None)  # type: ignore[attr-defined]
+        city = self.city_id(game, SANTA_ROSALIA, 0)
+        slot = self.tokens_in(game, SANTA_ROSALIA, 0).index(None)
         return [{"entity": CDB, "entity_type": "company", "type": "place_token", "city": city, "slot": slot}]
 
     def _cdb_token(self, game: Game, rnd: Any, corp: Corporation, company: Any, action: Any) -> None:
@@ -161,15 +160,15 @@ class MexOperatingRules:
         err = self.cdb_token_error(game, rnd, corp)
         if err:
             raise EngineError(err, rule="company.cdb")
-        hex_name, city = self.parse_city(game, str(action.city))  # type: ignore[attr-defined]
+        hex_name, city = self.parse_city(game, str(action.city))
         if hex_name != SANTA_ROSALIA:
             raise EngineError("The Compagnie du Boleo places its token only in Santa Rosalia (H3).",
                               rule="company.cdb")
-        slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
+        slots = self.tokens_in(game, hex_name, city)
         slot = action.slot if action.slot is not None and 0 <= action.slot < len(slots) \
             and slots[action.slot] is None else slots.index(None)
-        token = self.unplaced_tokens(corp)[0]  # type: ignore[attr-defined]
-        self._put_token(game, corp, token, hex_name, city, slot)  # type: ignore[attr-defined]
+        token = self.unplaced_tokens(corp)[0]
+        self._put_token(game, corp, token, hex_name, city, slot)
         company.uses += 1
         game.last_hexes = (hex_name,)
 
@@ -210,7 +209,7 @@ class MexOperatingRules:
         st = game.state
         revenue = rnd.turn.revenue
         half = revenue // 2
-        owner = corp.extra.get("owner")
+        owner = corp.owner
         corp.cash += half
         if isinstance(owner, str):
             st.player(owner).cash += revenue - half
@@ -221,40 +220,40 @@ class MexOperatingRules:
         """As on the site, a train runs once an operating round: one that has operated (for any
         owner: a merged company's, one bought from a company or the open market after it ran)
         waits for the next round."""
-        return [t for t in self.active_trains(game, corp) if not t.operated]  # type: ignore[attr-defined]
+        return [t for t in self.active_trains(game, corp) if not t.operated]
 
     def best_run(self, game: Game, corp: Corporation, *, time_limit_ms: int | None = None) -> Any:
         from engine.routes.solver import Solution, best_routes
 
-        trains = {t.id: self.train_spec(game, t) for t in self.runnable_trains(game, corp)}  # type: ignore[attr-defined]
+        trains = {t.id: self.train_spec(game, t) for t in self.runnable_trains(game, corp)}
         if not trains:
             return Solution(routes=[], revenue=0, exact=True)
-        return best_routes(self.board(game), corp.id, trains, self.route_rules(game, corp),  # type: ignore[attr-defined]
+        return best_routes(self.board(game), corp.id, trains, self.route_rules(game, corp),
                            time_limit_ms=time_limit_ms)
 
     def run_routes(self, game: Game, rnd: Any, corp: Corporation, action: Any) -> None:
-        ran = {t.id for t in self.active_trains(game, corp) if t.operated}  # type: ignore[attr-defined]
+        ran = {t.id for t in self.active_trains(game, corp) if t.operated}
         for r in action.routes:
             if r.train in ran:
                 raise EngineError(f"Train {r.train} has already run this operating round.",
                                   rule="route.operated")
-        super().run_routes(game, rnd, corp, action)  # type: ignore[misc]
+        super().run_routes(game, rnd, corp, action)
 
     def mark_operated(self, game: Game, corp: Corporation) -> None:
         """As on the site, the dividend step (taken or skipped) marks all the company's trains
         as having operated this round."""
-        for t in self.active_trains(game, corp):  # type: ignore[attr-defined]
+        for t in self.active_trains(game, corp):
             t.operated = True
 
     def step_kinds(self, game: Game, rnd: Any, step: str) -> list[str]:
         corp = rnd.corp()
         if corp.kind == "minor" and step in ("dividend", "buy_train", "buy_company", "token"):
             return []
-        if step == "route" and not self.has_route(game, corp):  # type: ignore[attr-defined]
+        if step == "route" and not self.has_route(game, corp):
             return []  # as the site: no route available, no run (the dividend withholds $0)
         if step == "route" and not self.runnable_trains(game, corp):
             return []  # as the site: every train has run this round (e.g. a merged company's)
-        return super().step_kinds(game, rnd, step)  # type: ignore[misc]
+        return super().step_kinds(game, rnd, step)
 
     def affordable_company(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         comps = self.purchasable_companies(game, rnd, corp)
@@ -279,7 +278,7 @@ class MexOperatingRules:
             return False
         if any(t.hex == SANTA_ROSALIA for t in corp.tokens):
             return False
-        return bool(self.unplaced_tokens(corp))  # type: ignore[attr-defined]
+        return bool(self.unplaced_tokens(corp))
 
     def anytime_kinds(self, game: Game, rnd: Any) -> list[str]:
         corp = rnd.corp()
@@ -289,13 +288,13 @@ class MexOperatingRules:
         corp = rnd.corp()
         if step == "dividend" and corp.kind == "minor":
             return
-        super().skip_step(game, rnd, step)  # type: ignore[misc]
+        super().skip_step(game, rnd, step)
         if step == "dividend":
             self.mark_operated(game, corp)
             self.drop_obsolete(game, corp)
 
     def dividend(self, game: Game, rnd: Any, corp: Corporation, kind: str) -> None:
-        super().dividend(game, rnd, corp, kind)  # type: ignore[misc]
+        super().dividend(game, rnd, corp, kind)
         self.mark_operated(game, corp)
         self.drop_obsolete(game, corp)
 
@@ -303,19 +302,19 @@ class MexOperatingRules:
         """An obsolete 4 leaves its owner after the owner's next dividend step."""
         st = game.state
         for t in st.trains:
-            if t.owner == corp.id and t.id in st.extra["obsolete"]:  # type: ignore[operator]
+            if t.owner == corp.id and t.id in mex_state(game).obsolete:
                 t.owner, t.gone = None, True
 
     # ------------------------------------------------------------ trains
     def is_obsolete(self, game: Game, train: Train) -> bool:
-        return train.id in game.state.extra["obsolete"]  # type: ignore[operator]
+        return train.id in mex_state(game).obsolete
 
     def train_limit_for(self, game: Game, corp: Corporation) -> int:
-        limit = int(self.phase_data(game).get("train_limit", 2))  # type: ignore[attr-defined]
+        limit = int(self.phase_data(game).get("train_limit", 2))
         return limit + 1 if corp.id == NDM else limit
 
     def counted_trains(self, game: Game, corp: Corporation) -> list[Train]:
-        return [t for t in self.active_trains(game, corp) if not self.is_obsolete(game, t)]  # type: ignore[attr-defined]
+        return [t for t in self.active_trains(game, corp) if not self.is_obsolete(game, t)]
 
     def room(self, game: Game, corp: Corporation) -> bool:
         return len(self.counted_trains(game, corp)) < self.train_limit_for(game, corp)
@@ -323,29 +322,29 @@ class MexOperatingRules:
     def depot_trains(self, game: Game) -> list[Train]:
         """The bank's trains on offer, then the open market's: as on the site, one of each kind
         there, the one discarded first (beside the bank's own trains of that kind, if any)."""
-        return list(super().depot_trains(game)) + self.market_trains(game)  # type: ignore[misc,attr-defined]
+        return list(super().depot_trains(game)) + self.market_trains(game)
 
     def limited_train_buy(self, game: Game) -> bool:
-        return "limited_train_buy" in self.phase_data(game).get("engine_status_flags", [])  # type: ignore[attr-defined]
+        return "limited_train_buy" in self.phase_data(game).get("engine_status_flags", [])
 
     def depot_closed_this_turn(self, game: Game, rnd: Any) -> bool:
-        return self.limited_train_buy(game) and bool(rnd.turn.extra.get("depot_bought"))
+        return self.limited_train_buy(game) and bool(rnd.turn.depot_bought)
 
     def can_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         """As the site's train step: open while the company has room and its treasury reaches
         the cheapest train on offer - a bank train (even when the one-a-turn limit has closed
         the bank to it this turn) or $1 for another company's train - until it passes, or a
         bank purchase under the limit ended it (see buy_train)."""
-        if corp.kind == "minor" or not self.room(game, corp) or rnd.turn.extra.get("train_step_over"):
+        if corp.kind == "minor" or not self.room(game, corp) or rnd.turn.train_step_over:
             return False
-        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]  # type: ignore[attr-defined]
-        if self.other_trains(game, corp):  # type: ignore[attr-defined]
+        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
+        if self.other_trains(game, corp):
             prices.append(1)
         return bool(prices) and corp.cash >= min(prices)
 
     def other_train_buyable(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         """Whether some other company's train may be bought now at a price in its range."""
-        for train in self.other_trains(game, corp):  # type: ignore[attr-defined]
+        for train in self.other_trains(game, corp):
             lo, hi = self.other_train_range(game, rnd, corp, train)
             if lo <= hi:
                 return True
@@ -354,7 +353,7 @@ class MexOperatingRules:
     def must_buy_train(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         if corp.kind == "minor":
             return False
-        return super().must_buy_train(game, rnd, corp)  # type: ignore[misc]
+        return super().must_buy_train(game, rnd, corp)
 
     def train_sale_error(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> str | None:
         if not train.sellable:
@@ -365,7 +364,7 @@ class MexOperatingRules:
 
     def buy_train(self, game: Game, rnd: Any, corp: Corporation, action: Any, discount: int = 0) -> None:
         st = game.state
-        train = self.find_train(game, corp, action.train)  # type: ignore[attr-defined]
+        train = self.find_train(game, corp, action.train)
         from_depot = train.owner is None
         if from_depot and self.depot_closed_this_turn(game, rnd):
             raise EngineError(f"{corp.id} has already bought a train from the bank this turn; until the "
@@ -383,24 +382,24 @@ class MexOperatingRules:
                                   f"{train.name}: the president never adds money for another company's "
                                   "train.", rule="train.cash")
         elif self.must_buy_train(game, rnd, corp) and action.price > corp.cash:
-            cheapest = min(min(self.variants(t).values()) for t in self.depot_trains(game))  # type: ignore[attr-defined]
+            cheapest = min(min(self.variants(t).values()) for t in self.depot_trains(game))
             if action.price > cheapest:
                 raise EngineError(f"A forced purchase takes the cheapest train in the bank (${cheapest}).",
                                   rule="train.forced_cheapest")
-        if train.discarded and train not in self.market_trains(game):  # type: ignore[attr-defined]
+        if train.discarded and train not in self.market_trains(game):
             raise EngineError(f"Only the first {train.name} train discarded to the open market is for "
                               "sale now.", rule="train.market_order")
         ran = train.operated
-        super().buy_train(game, rnd, corp, action, discount)  # type: ignore[misc]
+        super().buy_train(game, rnd, corp, action, discount)
         if train.owner == corp.id and train.discarded:
             # as on the site, a train from the open market keeps its mark of having run
             train.discarded, train.operated = False, ran
         if from_depot:
-            rnd.turn.extra["depot_bought"] = True
+            rnd.turn.depot_bought = True
             # as on the site: a bank purchase under the one-a-turn limit ends the step unless
             # another company's train may still be bought
             if self.limited_train_buy(game) and not self.other_train_buyable(game, rnd, corp):
-                rnd.turn.extra["train_step_over"] = True
+                rnd.turn.train_step_over = True
         del st
 
     def other_train_refusal(self, game: Game, rnd: Any, corp: Corporation, train: Train) -> str | None:
@@ -409,8 +408,8 @@ class MexOperatingRules:
         its president has sold shares for a forced purchase the treasury cannot pay."""
         if corp.cash <= 0:
             return f"{corp.id} has no money: it may not buy a train from another company."
-        if (rnd is not None and rnd.turn.extra.get("ebuy_sold_price")
-                and corp.cash < self.ebuy_needed(game)):  # type: ignore[attr-defined]
+        if (rnd is not None and rnd.turn.ebuy_sold_price
+                and corp.cash < self.ebuy_needed(game)):
             return (f"{corp.id}'s president has sold shares for a train from the bank: {corp.id} may no "
                     "longer buy one from another company.")
         return None
@@ -434,11 +433,11 @@ class MexOperatingRules:
         mnr = st.companies[MNR]
         if corp.id == NDM and not mnr.closed:
             mnr.closed, mnr.owner = True, None
-        firsts: list[str] = st.extra["first_bought"]  # type: ignore[assignment]
+        firsts: list[str] = mex_state(game).first_bought
         if not from_depot or train.name in firsts:
             return
         firsts.append(train.name)
-        spec = self.train_specs[train.name]  # type: ignore[attr-defined]
+        spec = self.train_specs[train.name]
         if spec.get("starts_phase"):
             st.phase = spec["starts_phase"]
         # as the site's rust_trains!, every train of the game: a company's and the open market's
@@ -450,7 +449,7 @@ class MexOperatingRules:
             return t.owner in st.corporations and st.corporations[t.owner].kind != "minor"
 
         for other in self.data.trains:
-            hard_rust = "hard_rust_t4" in self.options and other["name"] == "4"  # type: ignore[attr-defined]
+            hard_rust = "hard_rust_t4" in self.options and other["name"] == "4"
             rusts_on = other.get("obsolete_on_first") if hard_rust else other.get("rusts_on_first")
             if rusts_on == train.name:
                 for t in st.trains:
@@ -459,10 +458,10 @@ class MexOperatingRules:
             elif other.get("obsolete_on_first") == train.name:
                 for t in st.trains:
                     if affected(t, other["name"]):
-                        st.extra["obsolete"].append(t.id)  # type: ignore[attr-defined]
+                        mex_state(game).obsolete.append(t.id)
         for event in spec.get("events_on_first_purchase", []) or []:
-            if event == "minors_closed" and "delay_minor_close" in self.options:  # type: ignore[attr-defined]
-                st.extra["minor_close_pending"] = True  # at the start of the next stock round
+            if event == "minors_closed" and "delay_minor_close" in self.options:
+                mex_state(game).minor_close_pending = True  # at the start of the next stock round
             elif event == "minors_closed":
                 self.close_minors(game)
             elif event == "close_companies":
@@ -480,16 +479,16 @@ class MexOperatingRules:
             minor, major = st.corporations[minor_id], st.corporations[major_id]
             if minor.closed:
                 continue
-            owner = minor.extra.get("owner")
+            owner = minor.owner
             cert = next(c for c in major.certs if c.id == cert_id)
             if isinstance(owner, str):
                 shares.move(major, cert, owner)
-                st.extra["reserved"].remove(cert_id)  # type: ignore[attr-defined]
+                mex_state(game).reserved.remove(cert_id)
                 shares.update_presidency(major, players, shares.president(major),
-                                         self.presidency_swap_pick)  # type: ignore[attr-defined]
+                                         self.presidency_swap_pick)
                 # as the site's exchange purchase: 50% sold floats the company (10 x par) now;
                 # it operates from the next operating round
-                self.float_check(game, major)  # type: ignore[attr-defined]
+                self.float_check(game, major)
             major.cash += minor.cash
             minor.cash = 0
             for key, slots in st.city_tokens.items():
@@ -500,7 +499,7 @@ class MexOperatingRules:
                 if t.owner == minor_id:
                     t.owner, t.gone = None, True
             minor.closed, minor.floated = True, False
-            minor.extra["owner"] = None
+            minor.owner = None
             company = st.companies[minor_id]
             company.closed, company.owner = True, None
 
@@ -510,7 +509,7 @@ class MexOperatingRules:
         from engine.flow.stock import sell_certs
 
         st = game.state
-        target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)  # type: ignore[attr-defined]
+        target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)
         named = sum(c.percent for c in certs)
         partial = any(c.president for c in certs) and pct == named - 10  # a 10% share comes back
         if (pct != named and not partial) or any(c.corp != target.id for c in certs):
@@ -525,10 +524,10 @@ class MexOperatingRules:
             raise EngineError(f"The president's certificate of {target.id} goes to the open market only with "
                               "the presidency: another player must then hold more than you.",
                               rule="ebuy.president_cert")
-        price = self.share_price(target)  # type: ignore[attr-defined]
+        price = self.share_price(target)
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
-        rnd.turn.extra["ebuy_sold_price"] = price
+        rnd.turn.ebuy_sold_price = price
         # the companies yet to operate this round are re-sorted by their new prices
         waiting = [c for c in rnd.order[rnd.index + 1:] if st.corporations[c].cell is not None]
         waiting.sort(key=lambda cid: mk.order_key(st, self.market, st.corporations[cid]))
@@ -539,8 +538,8 @@ class MexOperatingRules:
         """(rule, message) if the president may not sell `pct`% of `target` for `corp`'s forced
         purchase: the pool's limit, the buying company's presidency, never more than needed."""
         st = game.state
-        if shares.percent(target, "market") + pct > self.pool_limit():  # type: ignore[attr-defined]
-            return ("ebuy.pool", f"The open market may not hold more than {self.pool_limit()}% of {target.id}.")  # type: ignore[attr-defined]
+        if shares.percent(target, "market") + pct > self.pool_limit():
+            return ("ebuy.pool", f"The open market may not hold more than {self.pool_limit()}% of {target.id}.")
         others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
         if target is corp and others > shares.percent(target, pid) - pct:
             return ("ebuy.presidency",
@@ -550,12 +549,12 @@ class MexOperatingRules:
                     "certificate only if another player can take it over; an NdM 5% certificate alone).")
         # never sell more than needed: no sale once the money is there, and no sale that
         # would leave a whole share's price or more over the cheapest train
-        needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash  # type: ignore[attr-defined]
+        needed, have = self.ebuy_needed(game), corp.cash + st.player(pid).cash
         if have >= needed:
             return ("ebuy.enough", f"{corp.id} and its president already have the ${needed} for the cheapest "
                     "train: no more shares may be sold.")
-        price = self.share_price(target)  # type: ignore[attr-defined]
-        if have + self.sale_proceeds(target, price, pct) >= needed + price:  # type: ignore[attr-defined]
+        price = self.share_price(target)
+        if have + self.sale_proceeds(target, price, pct) >= needed + price:
             return ("ebuy.too_much", f"Selling {pct}% of {target.id} raises more than needed "
                     f"(${needed - have} short): sell fewer shares.")
         return None
@@ -586,7 +585,7 @@ class MexOperatingRules:
                 continue
             pct = self.largest_sale(game, target, pid, corp)  # type: ignore[attr-defined]
             if pct:
-                total += self.sale_proceeds(target, self.share_price(target), pct)  # type: ignore[attr-defined]
+                total += self.sale_proceeds(target, self.share_price(target), pct)
         return total
 
     def bankruptcy_liquidity(self, game: Game, rnd: Any, corp: Corporation, pid: str) -> int:
@@ -599,8 +598,8 @@ class MexOperatingRules:
         kcmo = st.companies[KCMO]
         if corp.kind == "minor":
             return []
-        if "can_buy_companies" not in self.phase_data(game).get("engine_status_flags", []):  # type: ignore[attr-defined]
-            early = [kcmo] if st.phase == "2" and "early_buy_of_kcmo" in self.options else []  # type: ignore[attr-defined]
+        if "can_buy_companies" not in self.phase_data(game).get("engine_status_flags", []):
+            early = [kcmo] if st.phase == "2" and "early_buy_of_kcmo" in self.options else []
             cdb = st.companies.get(CDB)  # Baja variant: the CdB may be bought from phase 2
             return [c for c in [*early, cdb] if c is not None and c.owner in players and not c.closed]
         return [c for c in st.companies.values()
@@ -609,7 +608,7 @@ class MexOperatingRules:
     def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
         if company.id == CDB:  # the site keeps its $30 top when the first 3 resets the others
             return CDB_PRICE
-        if company.id == KCMO and game.state.phase == "2" and "early_buy_of_kcmo" in self.options:  # type: ignore[attr-defined]
+        if company.id == KCMO and game.state.phase == "2" and "early_buy_of_kcmo" in self.options:
             return (1, company.value)
         return (math.ceil(company.value / 2), math.floor(company.value * 3 / 2))
 

@@ -12,7 +12,7 @@ from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
 from engine.flow.stock import StockRound, sale_bundle
-from engine.state import IPO, MARKET, Cert, Corporation
+from engine.state import IPO, MARKET, Cert, Corporation, State
 from engine.title import Title
 from engine.titles.t18mex.auction import MexAuction
 from engine.titles.t18mex.merger import MergerRules
@@ -28,6 +28,7 @@ from engine.titles.t18mex.operating import (
     PUEBLA,
     MexOperatingRules,
 )
+from engine.titles.t18mex.state import MexState, mex_state
 from engine.titles.t18mex.variants import BAJA, baja_data
 
 if TYPE_CHECKING:
@@ -179,11 +180,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             self.data = baja_data(self.name)
 
     # ------------------------------------------------------------ setup
-    def setup(self, game: Game) -> Any:
+    def setup(self, game: Game) -> State:
         st = super().setup(game)
         for minor_id, train_id in MINOR_TRAINS.items():
             minor = st.corporations[minor_id]
-            minor.extra["owner"] = None
+            minor.owner = None
             train = next(t for t in st.trains if t.id == train_id)
             train.owner, train.sellable = minor_id, False
             assert minor.home is not None
@@ -191,13 +192,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             slots = [minor_id] + [None] * (self._printed_slots(hex_name, city) - 1)
             st.city_tokens[(hex_name, city)] = slots
             minor.tokens[0].hex, minor.tokens[0].city, minor.tokens[0].slot = hex_name, city, 0
-        st.extra.update(
-            reserved=list(RESERVED), cert_limit_adjust=0, sr_started=False, end_trigger=None,
-            obsolete=[], merge_candidates=[], merge_trigger=None, cities_to_select=[],
-            merged=None, ors_in_set=1, first_bought=[], recently_floated=[],
-            minor_close_pending=False,
-            open_market=[],  # ids of trains discarded to the open market, in discard order
-        )
+        st.title_state = MexState(reserved=list(RESERVED))
         return st
 
     def _printed_slots(self, hex_name: str, city: int) -> int:
@@ -214,27 +209,27 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         if finished.kind == "auction":
             return self.stock_round(game)
         if finished.kind == "stock":
-            st.extra["ors_in_set"] = int(self.phase_data(game)["operating_rounds_per_set"])
+            mex_state(game).ors_in_set = int(self.phase_data(game)["operating_rounds_per_set"])
             return self.operating_round(game, 1)
-        trigger = st.extra["end_trigger"]
+        trigger = mex_state(game).end_trigger
         if trigger is not None:
             st.end_reason = str(trigger)
             return None
         rnd: Any = finished
-        if rnd.round_num < int(st.extra["ors_in_set"]):  # type: ignore[call-overload]
+        if rnd.round_num < int(mex_state(game).ors_in_set):
             return self.operating_round(game, rnd.round_num + 1)
         return self.stock_round(game)
 
     def check_end_trigger(self, game: Game) -> None:
         """The bank broken or a price at $200 ends the game after the current (next) OR."""
         st = game.state
-        if st.extra["end_trigger"] is not None:
+        if mex_state(game).end_trigger is not None:
             return
         if st.bank.cash < 0:
-            st.extra["end_trigger"] = "bank"
+            mex_state(game).end_trigger = "bank"
         elif any(c.cell is not None and "endgame" in self.market.types(c.cell)
                  for c in st.corporations.values() if not c.closed):
-            st.extra["end_trigger"] = "stock_market"
+            mex_state(game).end_trigger = "stock_market"
 
     def end_game(self, game: Game, reason: str) -> None:
         game.state.finished = True
@@ -244,10 +239,10 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         """Everyone passed after something was sold: privates pay; floated minors get a flat sum."""
         st = game.state
         self.pay_companies(game)
-        if st.extra["sr_started"]:
+        if mex_state(game).sr_started:
             return
         for minor in self.minors(game):
-            owner = minor.extra.get("owner")
+            owner = minor.owner
             if minor.floated and isinstance(owner, str):
                 st.player(owner).cash += MINOR_FLAT_PAY
                 minor.cash += MINOR_FLAT_PAY
@@ -258,7 +253,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         st = game.state
         if company.id in MINOR_TRAINS:
             minor = st.corporations[company.id]
-            minor.extra["owner"] = pid
+            minor.owner = pid
             minor.floated = True
             return None
         cert_id = self._company_share(company.id)
@@ -295,14 +290,14 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
 
     def reserved_ids(self, game: Game) -> list[str]:
         """Trade-in certificates not handed out yet (not for sale)."""
-        return list(game.state.extra["reserved"])  # type: ignore[call-overload]
+        return list(mex_state(game).reserved)
 
     def minors(self, game: Game) -> list[Corporation]:
         return [c for c in game.state.corporations.values() if c.kind == "minor"]
 
     # ------------------------------------------------------------ certificates
     def cert_limit(self, game: Game) -> int:
-        return super().cert_limit(game) + int(game.state.extra["cert_limit_adjust"])  # type: ignore[call-overload]
+        return super().cert_limit(game) + int(mex_state(game).cert_limit_adjust)
 
     def cert_counts(self, corp: Corporation, cert: Cert) -> bool:
         return not (corp.id == NDM and cert.percent == 5)
@@ -311,14 +306,13 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         return "ndm_unavailable" in self.phase_data(game).get("engine_status_flags", [])
 
     def on_stock_round_start(self, game: Game, rnd: Any) -> None:
-        st = game.state
-        st.extra["sr_started"] = True
-        if st.extra["minor_close_pending"]:  # option delay_minor_close
-            st.extra["minor_close_pending"] = False
+        mex_state(game).sr_started = True
+        if mex_state(game).minor_close_pending:  # option delay_minor_close
+            mex_state(game).minor_close_pending = False
             self.close_minors(game)
 
     def on_float(self, game: Game, corp: Corporation) -> None:
-        game.state.extra["recently_floated"].append(corp.id)  # type: ignore[attr-defined]
+        mex_state(game).recently_floated.append(corp.id)
 
     def end_of_operating_round(self, game: Game, rnd: Any) -> None:
         # as on the site, the next round clears the mark of having run on the companies' trains
@@ -327,12 +321,12 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         super().end_of_operating_round(game, rnd)
         for t in ran:
             t.operated = True
-        game.state.extra["recently_floated"] = []
+        mex_state(game).recently_floated = []
 
     def extra_buy_error(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert) -> str | None:
         if corp.id == NDM and self.ndm_unavailable(game):
             return "NdM shares may not be bought or sold before phase 3½ (the first 3' train)."
-        if cert.id in game.state.extra["reserved"] and cert.owner == IPO:  # type: ignore[operator]
+        if cert.id in mex_state(game).reserved and cert.owner == IPO:
             return f"{cert.id} is a reserved trade-in certificate and cannot be bought."
         if cert.percent == 5 and game.state.player(pid).cash < self.half_share_cost(corp, cert):
             return f"You cannot afford {cert.id} (${self.half_share_cost(corp, cert)})."
@@ -539,10 +533,10 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         who, _, kinds = pending
         e = {"entity": who, "entity_type": "corporation"}
         if "merge" in kinds:
-            return [{**e, "type": "merge", "corporation": st.extra["merge_candidates"][0]}]  # type: ignore[index]
+            return [{**e, "type": "merge", "corporation": mex_state(game).merge_candidates[0]}]
         if "assign" in kinds:
             return [{**e, "type": "assign", "target": h, "target_type": "hex"}
-                    for h in st.extra["cities_to_select"]]  # type: ignore[attr-defined]
+                    for h in mex_state(game).cities_to_select]
         corp = st.corporations[who]
         return [{**e, "type": "discard_train", "train": t.id} for t in self.counted_trains(game, corp)]
 

@@ -11,8 +11,9 @@ from engine.core import shares
 from engine.errors import EngineError
 from engine.flow.draft import DraftRound
 from engine.routes.types import Board, NodeRef, RouteRules
-from engine.state import Corporation, Train
+from engine.state import Corporation, State, Train
 from engine.title import Title
+from engine.titles.t18ms.state import MsState, ms_state
 
 if TYPE_CHECKING:
     from engine.flow.base import Round
@@ -31,14 +32,11 @@ class Title18MS(Title):
     companies_bought_any_time = True
 
     # ------------------------------------------------------------ setup
-    def setup(self, game: Game) -> Any:
+    def setup(self, game: Game) -> State:
         st = super().setup(game)
         free = next(t for t in st.trains if t.id == FREE_TRAIN)
         free.sellable = False  # held aside; never sold by the bank
-        st.extra.update(
-            recently_floated=[], chattanooga=False, no_bonus=[], unbuyable=[], bs_or=None,
-            last_or=11 if "or_11" in self.options else 10,
-        )
+        st.title_state = MsState(last_or=11 if "or_11" in self.options else 10)
         return st
 
     def first_round(self, game: Game) -> Round:
@@ -48,16 +46,16 @@ class Title18MS(Title):
         st = game.state
         if finished.kind == "draft":
             return self.stock_round(game)
-        last_or = int(st.extra["last_or"])  # type: ignore[call-overload]
+        last_or = ms_state(game).last_or
         rnd: OperatingRound = finished  # type: ignore[assignment]
         # The end after the last OR is noticed only when a move is made while that round is
         # under way or over (as on the site): an operating round with no company to operate
         # passes with no move, so an empty last OR is followed by one more stock round.
-        if game.or_number >= last_or and (finished.kind == "stock" or not rnd.extra.get("empty")):
-            st.extra["end_noticed"] = True
+        if game.or_number >= last_or and (finished.kind == "stock" or not rnd.started_finished):
+            ms_state(game).end_noticed = True
         if finished.kind == "stock":
             return self._new_or(game, 1)
-        if game.or_number >= last_or and st.extra.get("end_noticed"):
+        if game.or_number >= last_or and ms_state(game).end_noticed:
             st.end_reason = "fixed_round"
             return None
         per_set = 3 if ("or_11" in self.options and game.turn == 5) else 2
@@ -66,14 +64,11 @@ class Title18MS(Title):
         return self.stock_round(game)
 
     def _new_or(self, game: Game, round_num: int) -> Round:
-        rnd = self.operating_round(game, round_num)
-        # finished as it starts: no company operates, no move is made in it
-        rnd.extra["empty"] = rnd.finished  # type: ignore[attr-defined]
-        return rnd
+        return self.operating_round(game, round_num)
 
     # ------------------------------------------------------------ rounds
     def or_name(self, game: Game, rnd: OperatingRound) -> str:
-        return f"Operating Round {rnd.number} (of {game.state.extra['last_or']})"
+        return f"Operating Round {rnd.number} (of {ms_state(game).last_or})"
 
     def on_operating_round_start(self, game: Game, rnd: OperatingRound) -> None:
         st = game.state
@@ -88,12 +83,12 @@ class Title18MS(Title):
         self.pay_companies(game)
 
     def on_float(self, game: Game, corp: Corporation) -> None:
-        game.state.extra["recently_floated"].append(corp.id)  # type: ignore[attr-defined]
+        ms_state(game).recently_floated.append(corp.id)
 
     def end_of_operating_round(self, game: Game, rnd: OperatingRound) -> None:
         st = game.state
         super().end_of_operating_round(game, rnd)
-        st.extra["recently_floated"] = []
+        ms_state(game).recently_floated = []
         if rnd.number in OBSOLETE_AFTER_OR:
             name, salvage = OBSOLETE_AFTER_OR[rnd.number]
             for t in st.trains:
@@ -108,7 +103,7 @@ class Title18MS(Title):
     def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:
         """In a company's first turn (it floated in the stock round before) two lays, as on the
         site: the second may be a yellow lay, or an upgrade unless the first was one."""
-        if corp.id in game.state.extra["recently_floated"]:  # type: ignore[operator]
+        if corp.id in ms_state(game).recently_floated:
             return [{"lay": True, "upgrade": True}, {"lay": True, "upgrade": "not_if_upgraded"}]
         return [{"lay": True, "upgrade": True}]
 
@@ -130,15 +125,15 @@ class Title18MS(Title):
     def _tile_ability_left(self, game: Game, company: Any) -> bool:
         if company.id not in TILE_COMPANIES or company.uses >= TILE_COMPANIES[company.id]:
             return False
-        return not (company.id == "BS" and game.state.extra["bs_or"] not in (None, game.or_number))
+        return not (company.id == "BS" and ms_state(game).bs_or not in (None, game.or_number))
 
     # ------------------------------------------------------------ bonuses
     def after_lay_tile(self, game: Game, rnd: OperatingRound, corp: Corporation, hex_name: str) -> None:
         st = game.state
-        if st.extra["chattanooga"] or hex_name != CHATTANOOGA_ARROW:
+        if ms_state(game).chattanooga or hex_name != CHATTANOOGA_ARROW:
             return
         if CHATTANOOGA in self.reach(game, corp).connected_hexes:
-            st.extra["chattanooga"] = True
+            ms_state(game).chattanooga = True
             corp.cash += 50
             st.bank.cash -= 50
 
@@ -163,12 +158,12 @@ class Title18MS(Title):
             return
         phase = game.state.phase
         if (int(phase) if phase.isdigit() else 0) < 6:
-            game.state.extra["no_bonus"].append(corp.id)  # type: ignore[attr-defined]
+            ms_state(game).no_bonus.append(corp.id)
         corp.cash += 100
         game.state.bank.cash -= 100
 
     def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
-        bonus_corps: tuple[str, ...] = tuple(game.state.extra["no_bonus"])  # type: ignore[arg-type]
+        bonus_corps: tuple[str, ...] = tuple(ms_state(game).no_bonus)
 
         def bonus(board: Board, corp_id: str, stops: list[NodeRef]) -> int:
             if corp_id in bonus_corps and any(s[0] == NEW_ORLEANS for s in stops):
@@ -189,7 +184,7 @@ class Title18MS(Title):
         mark its trains)."""
         if rnd.round_num == 2 and "allow_buy_rusting" not in self.options:
             name = f"{game.turn}+"
-            marked: list[str] = game.state.extra["unbuyable"]  # type: ignore[assignment]
+            marked: list[str] = ms_state(game).unbuyable
             for t in self.active_trains(game, corp):
                 if t.name == name and t.id not in marked:
                     marked.append(t.id)
@@ -198,7 +193,7 @@ class Title18MS(Title):
     def train_sale_error(self, game: Game, rnd: OperatingRound | None, corp: Corporation, train: Train) -> str | None:
         if not train.sellable:
             return f"Train {train.id} came with the Mississippi Central and may never be sold."
-        if train.id in game.state.extra["unbuyable"]:  # type: ignore[operator]
+        if train.id in ms_state(game).unbuyable:
             return (f"Train {train.id} has run this operating round and is removed at its end, "
                     "so it cannot be bought.")
         return None
@@ -288,7 +283,7 @@ class Title18MS(Title):
             st.phase = "6"
             for c in st.companies.values():
                 c.closed = True
-            st.extra["no_bonus"] = []
+            ms_state(game).no_bonus = []
         if "D" in train.face and st.phase != "D":
             st.phase = "D"
 
@@ -313,13 +308,13 @@ class Title18MS(Title):
             if lent >= face:
                 return 1, lent
             have = lent + pres.cash
-            last = rnd.turn.extra.get("ebuy_last_sold")
+            last = rnd.turn.ebuy_last_sold
             return max(1, have - int(last) + 1 if last else 1), min(face, have)
         # below the face value: up to the treasury plus the president's cash (a president in
         # debt lowers it, possibly below $1: then no such train), at most the face value
         pid = shares.president(corp)
         have = corp.cash + (game.state.player(pid).cash if pid else 0)
-        last = rnd.turn.extra.get("ebuy_last_sold") if rnd is not None else None
+        last = rnd.turn.ebuy_last_sold if rnd is not None else None
         low = have - int(last) + 1 if last else 1
         if price is not None and self._assisted(game, corp, train, price):
             # after the contribution the treasury holds the price: at face value or more the
@@ -483,7 +478,6 @@ class Title18MS(Title):
             company.owner = None
 
     def process_company_action(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any, action: Any) -> None:
-        st = game.state
         if action.type == "lay_tile" and company.id in TILE_COMPANIES:
             if not self._tile_ability_left(game, company):
                 raise EngineError(f"{company.id}'s extra tile lays are used up (the Birmingham Southern's "
@@ -495,7 +489,7 @@ class Title18MS(Title):
             self.lay_tile(game, rnd, corp, action, free=True, count_lay=False, restrict=False)
             company.uses += 1
             if company.id == "BS":
-                st.extra["bs_or"] = game.or_number
+                ms_state(game).bs_or = game.or_number
             return
         if action.type == "place_token" and company.id == "M&M":
             if company.uses >= 1:
