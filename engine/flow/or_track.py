@@ -78,7 +78,7 @@ class TrackRules(OperatingHost):
             if not is_upgrade and not lay.get("lay"):
                 raise EngineError(f"{corp.id} may only upgrade now.", rule="track.lays")
         err = tiles.lay_error(self.data, st, hex_name, tile, action.rotation,
-                              colors or self.tile_colors(game))  # type: ignore[attr-defined]
+                              colors or self.tile_colors(game))
         if err:
             raise EngineError(err, rule="track.tile")
         if check_connection:

@@ -40,14 +40,14 @@ class TrainRules(OperatingHost):
         return uniq
 
     def train_specs_by_name(self, name: str) -> dict[str, Any]:
-        return self.train_specs[name]  # type: ignore[attr-defined]
+        return self.train_specs[name]
 
     def phases_reached(self, game: Game) -> set[str]:
-        names = self.phase_names  # type: ignore[attr-defined]
+        names = self.phase_names
         return set(names[: names.index(game.state.phase) + 1])
 
     def variants(self, train: Train) -> dict[str, int]:
-        spec = self.train_specs[train.name]  # type: ignore[attr-defined]
+        spec = self.train_specs[train.name]
         out = {train.name: int(spec["price"])}
         for v in spec.get("variants", []) or []:
             out[v["name"]] = int(v["price"])
@@ -65,7 +65,7 @@ class TrainRules(OperatingHost):
         return len(self.active_trains(game, corp)) < self.train_limit_for(game, corp)
 
     def train_limit_for(self, game: Game, corp: Corporation) -> int:
-        return int(self.phase_data(game).get("train_limit", self.train_limit))  # type: ignore[attr-defined]
+        return int(self.phase_data(game).get("train_limit", self.train_limit))
 
     def min_train_price(self, game: Game, corp: Corporation) -> int | None:
         prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]

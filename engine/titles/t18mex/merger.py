@@ -15,7 +15,7 @@ from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
 from engine.state import IPO, MARKET, Corporation, Token
-from engine.title import Title
+from engine.titles.t18mex.shares import MexShareRules
 from engine.titles.t18mex.state import mex_state
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ NEVER_MERGE = ("FCP", "TM")
 EXCHANGE_TOKEN_PRICE = 80
 
 
-class MergerRules(Title):
+class MergerRules(MexShareRules):
     """Mixed into Title18MEX."""
 
     # ------------------------------------------------------------ what interrupts a turn

@@ -10,6 +10,7 @@ from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
 from engine.flow.draft import DraftRound
+from engine.flow.operating import OperatingRound
 from engine.routes.types import Board, NodeRef, RouteRules
 from engine.state import Corporation, State, Train
 from engine.title import Title
@@ -17,7 +18,6 @@ from engine.titles.t18ms.state import MsState, ms_state
 
 if TYPE_CHECKING:
     from engine.flow.base import Round
-    from engine.flow.operating import OperatingRound
     from engine.game import Game
 
 OBSOLETE_AFTER_OR = {4: ("2+", 20), 6: ("3+", 30), 8: ("4+", 60)}
@@ -47,14 +47,15 @@ class Title18MS(Title):
         if finished.kind == "draft":
             return self.stock_round(game)
         last_or = ms_state(game).last_or
-        rnd: OperatingRound = finished  # type: ignore[assignment]
         # The end after the last OR is noticed only when a move is made while that round is
         # under way or over (as on the site): an operating round with no company to operate
         # passes with no move, so an empty last OR is followed by one more stock round.
-        if game.or_number >= last_or and (finished.kind == "stock" or not rnd.started_finished):
+        if game.or_number >= last_or and (not isinstance(finished, OperatingRound)
+                                      or not finished.started_finished):
             ms_state(game).end_noticed = True
-        if finished.kind == "stock":
+        if not isinstance(finished, OperatingRound):  # a stock round
             return self._new_or(game, 1)
+        rnd = finished
         if game.or_number >= last_or and ms_state(game).end_noticed:
             st.end_reason = "fixed_round"
             return None
