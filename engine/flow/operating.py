@@ -17,6 +17,7 @@ from engine.state import Corporation
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.title import Title
 
 
 @dataclass
@@ -58,7 +59,7 @@ class OperatingRound(Round):
         self.started_finished = self.finished
 
     @property
-    def title(self) -> Any:
+    def title(self) -> Title:
         return self.game.title
 
     def name(self) -> str:

@@ -23,7 +23,7 @@ class OperatingHost(Protocol):
     train_limit: int
     dividend_kinds: tuple[str, ...]
     pass_through_offboards: frozenset[str]
-    train_specs: dict[str, Any]
+    train_specs: dict[str, dict[str, Any]]
     phase_names: list[str]
 
     def bank_pays(self, game: Game, amount: int) -> None: ...

@@ -81,7 +81,7 @@ class TrainRules(OperatingHost):
 
     def has_route(self, game: Game, corp: Corporation) -> bool:
         """The network touches two nodes or more (len(reach.nodes) >= 2)."""
-        from engine.routes.graph import reaches_two_nodes
+        from engine.routes.reach import reaches_two_nodes
 
         return reaches_two_nodes(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
 

@@ -145,7 +145,8 @@ class DestinationRules(Title):
             return None
         if corp.home is None or not any(t.hex == corp.home[0] for t in corp.tokens):
             return None
-        from engine.routes.graph import can_pass, track_graph
+        from engine.routes.graph import track_graph
+        from engine.routes.reach import can_pass
 
         self._board_for = corp.id
         try:

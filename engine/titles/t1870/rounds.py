@@ -3,7 +3,7 @@ brown-zone buying) and the operating round (connection runs, protection, discard
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.core import market as mk
 from engine.core import shares
@@ -18,6 +18,7 @@ from engine.titles.t1870.state import state1870
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.titles.t1870.title import Title1870
 
 SHARE_COMPANIES = {"SLSF": "SLSF_0", "MKT": "MKT_1"}  # private -> the certificate it brings
 
@@ -68,6 +69,10 @@ class Auction1870(WaterfallAuction):
 
 # ================================================================ stock round
 class StockRound1870(StockRound):
+
+    @property
+    def title(self) -> Title1870:
+        return cast("Title1870", self.game.title)
     def __init__(self, game: Game) -> None:
         self.protect_mode = False
         self.multi_corp: str | None = None
@@ -358,6 +363,10 @@ class StockRound1870(StockRound):
 
 # ================================================================ operating round
 class OperatingRound1870(OperatingRound):
+
+    @property
+    def title(self) -> Title1870:
+        return cast("Title1870", self.game.title)
     def __init__(self, game: Game, round_num: int) -> None:
         self.conn_runs: list[str] = []
         self.conn_stage = "choose"

@@ -5,7 +5,7 @@ operating round with its interruptions. Trains are in trains.py, the NdM merger 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.core import shares, tiles
 from engine.errors import EngineError
@@ -26,6 +26,7 @@ from engine.titles.t18mex.variants import CDB, CDB_PRICE, SANTA_ROSALIA
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.titles.t18mex.title import Title18MEX
 
 
 
@@ -339,6 +340,10 @@ class MexOperatingRules(MexTrainRules):
 class MexOperatingRound(OperatingRound):
     """The common step machine, interrupted by the NdM merger decisions, the NdM's choice of
     token, discards over the train limit, bankruptcy and a manual end."""
+
+    @property
+    def title(self) -> Title18MEX:
+        return cast("Title18MEX", self.game.title)
 
     def interrupt(self) -> tuple[str, str, list[str]] | None:
         return self.title.pending_interrupt(self.game)

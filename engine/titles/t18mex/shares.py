@@ -5,14 +5,14 @@ and their proceeds, and a player's bankruptcy. The base of the title's rule mixi
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
 from engine.flow.operating import OperatingRound
 from engine.flow.stock import StockRound, sale_bundle
-from engine.state import IPO, MARKET, Cert, Corporation
+from engine.state import IPO, MARKET, Cert, Corporation, Player
 from engine.title import Title
 from engine.titles.t18mex.ids import KCMO, NDM
 from engine.titles.t18mex.state import mex_state
@@ -21,10 +21,15 @@ from engine.titles.t18mex.variants import BAJA, CDB
 if TYPE_CHECKING:
     from engine.flow.base import Round
     from engine.game import Game
+    from engine.titles.t18mex.title import Title18MEX
 
 class MexStockRound(StockRound):
     """The common stock round; an NdM sale may swap a 10% share for a 5% one from the pool, and
     a 10% NdM share may be bought from the pool by handing in a 5% one."""
+
+    @property
+    def title(self) -> Title18MEX:
+        return cast("Title18MEX", self.game.title)
 
     def must_sell(self, pid: str) -> bool:
         """Over the certificate limit, or (as the site's must-sell check) holding more than the
@@ -221,7 +226,7 @@ class MexShareRules(Title):
         """A 10% NdM share bought by handing in a 5% one: its price less the 5%'s (half, rounded up)."""
         return price - math.ceil(price / 2)
 
-    def player_value(self, game: Game, player: Any) -> int:
+    def player_value(self, game: Game, player: Player) -> int:
         st = game.state
         value = player.cash
         for corp in st.corporations.values():

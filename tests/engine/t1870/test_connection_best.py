@@ -16,7 +16,7 @@ import pytest
 from engine.actions import parse_action
 from engine.core.data import load_title_data
 from engine.game import Game
-from engine.routes.graph import reachable
+from engine.routes.reach import reachable
 from engine.routes.revenue import check_line, route_context, score_routes, train_spec
 from engine.routes.solver import best_routes
 from engine.routes.types import Board, NodeRef, RouteRules, TrainSpec
