@@ -20,6 +20,7 @@ from engine.titles.t18mex.state import mex_state
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.state import Train
 
 NDM = "NdM"
 MERGE_CERT = "NdM_9"
@@ -28,7 +29,10 @@ EXCHANGE_TOKEN_PRICE = 80
 
 
 class MergerRules(MexShareRules):
-    """Mixed into Title18MEX."""
+    """The merger and the other interruptions of a turn: a link of Title18MEX's rule chain."""
+
+    if TYPE_CHECKING:  # defined above this class in the chain (trains.py)
+        def counted_trains(self, game: Game, corp: Corporation) -> list[Train]: ...
 
     # ------------------------------------------------------------ what interrupts a turn
     def pending_interrupt(self, game: Game) -> tuple[str, str, list[str]] | None:
@@ -41,7 +45,7 @@ class MergerRules(MexShareRules):
             return (NDM, "corporation", ["assign"])
         for corp in st.corporations.values():
             if corp.kind == "corporation" and not corp.closed and \
-                    len(self.counted_trains(game, corp)) > self.train_limit_for(game, corp):  # type: ignore[attr-defined]
+                    len(self.counted_trains(game, corp)) > self.train_limit_for(game, corp):
                 return (corp.id, "corporation", ["discard_train"])
         return None
 
