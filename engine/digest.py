@@ -4,9 +4,12 @@ the digests before and after an action). Read-only; nothing here changes the gam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
+
+if TYPE_CHECKING:
+    from engine.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,15 +47,10 @@ class Digest:
     turn_corp: str | None  # whose operating turn it is (the acting entity may be another)
 
 
-def _trigger(game: Any) -> str | None:
+def _trigger(game: Game) -> str | None:
     """The game's end, once triggered and not yet reached (1870: the bank broken; 18MEX: the
     bank or a price at the end-game row)."""
-    extra = game.state.extra
-    if extra.get("end_trigger"):
-        return str(extra["end_trigger"])
-    if extra.get("bank_broken"):
-        return "bank"
-    return None
+    return game.state.title_state.end_triggered_by()
 
 
 def digest(game: Any) -> Digest:

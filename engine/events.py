@@ -275,7 +275,7 @@ def events_between(game: Any, b: Digest, m: Digest, a: Digest, act: Any) -> list
     if broke:
         out.append(Event("bank_broken"))
     if a.trigger and not b.trigger and not a.finished:
-        when = "set_end" if a.trigger == "bank" and "bank_broken" in game.state.extra else "or_end"
+        when = game.state.title_state.end_when(a.trigger)
         out.append(Event("end_triggered", None, {"reason": a.trigger, "when": when}))
     if a.round_key != b.round_key and not a.finished:
         out.append(Event("round", None, {"name": a.round_name, "kind": a.round_kind,
@@ -321,7 +321,7 @@ def _round_start(game: Any, b: Digest, a: Digest) -> list[Event]:
         old = b.cash.get(pid, cash)
         if old < 0 and cash < old:
             out.append(Event("interest", pid, {"amount": old - cash}))
-    last_or = game.state.extra.get("last_or")
+    last_or = game.state.title_state.fixed_last_or()
     if isinstance(last_or, int) and b.round_kind == "stock" and last_or - game.or_number < 3:
         out.append(Event("end_triggered", None, {"reason": "fixed_round", "when": "after_or",
                                                  "or_number": last_or}))

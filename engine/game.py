@@ -1,11 +1,12 @@
-"""Game: title + players + options + action log. All state is derived by replaying the log."""
+"""Game: title + players + options + action log. All state is derived by replaying the log.
+
+This module owns applying a move (checked, all or nothing), undo/redo over the live state and
+replaying a log; which moves are in effect is engine/undos.py, the snapshots that make an undo
+or a refused move cheap are engine/snapshots.py."""
 
 from __future__ import annotations
 
 import copy
-import io
-import pickle
-from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -13,7 +14,11 @@ from engine.actions import dump_action, parse_action
 from engine.core import gcpause
 from engine.errors import EngineError, EngineFault
 from engine.flow.base import Round
+from engine.snapshots import CHECKPOINT_EVERY, Checkpoints
 from engine.state import State
+from engine.undos import Undos, effective_actions
+
+__all__ = ["Game", "Undos", "effective_actions"]
 
 
 def _auto_key(a: Any) -> dict[str, Any]:
@@ -23,137 +28,7 @@ def _auto_key(a: Any) -> dict[str, Any]:
             if k not in ("id", "created_at", "user")}
 
 
-class Undos:
-    """Undo/redo resolution of a log, kept up to date as actions are appended.
-
-    The moves in effect form a stack: a move is pushed, an undo takes a run of the latest off
-    (the last one, or all after a named action) and keeps it for a redo, a redo puts the latest
-    run taken back, a new move forgets the runs kept. Messages are never undone. Each step
-    costs what it moves (an undo to a named action finds it by bisection), so resolving a log
-    is linear in its length, however many undos it holds."""
-
-    def __init__(self, index_of: dict[int, int] | None = None) -> None:
-        self.live_idx: list[int] = []  # log positions of the moves in effect, in order
-        self.live: list[Any] = []  # the moves in effect (no messages, undos or redos)
-        self.undone: list[tuple[list[int], list[Any]]] = []  # runs a redo can restore, latest last
-        # action id -> log position (a whole log's when given, as when a log is read at once;
-        # an action appended later adds its own)
-        self.index_of: dict[int, int] = {} if index_of is None else index_of
-        self.size = 0  # actions read
-
-    @classmethod
-    def of(cls, log: Sequence[Any]) -> Undos:
-        res = cls({a.id: i for i, a in enumerate(log) if a.id is not None})
-        for a in log:
-            res.push(a)
-        return res
-
-    def push(self, a: Any) -> tuple[Any, ...]:
-        """Read the next action of the log; returns what `pop` needs to take it back."""
-        i = self.size
-        self.size += 1
-        added = a.id is not None and a.id not in self.index_of
-        if added:
-            self.index_of[a.id] = i
-        if a.type == "undo":
-            if a.action_id is not None:
-                start = 0 if a.action_id == 0 else self.index_of.get(a.action_id, -1) + 1
-                k = bisect_left(self.live_idx, start)
-            else:
-                k = max(len(self.live) - 1, 0)
-            self.undone.append((self.live_idx[k:], self.live[k:]))
-            del self.live_idx[k:], self.live[k:]
-            return ("undo", a, added)
-        if a.type == "redo":
-            run = self.undone.pop() if self.undone else None
-            if run is not None:
-                self.live_idx.extend(run[0])
-                self.live.extend(run[1])
-            return ("redo", a, added, run)
-        if a.type == "message":
-            return ("message", a, added)
-        kept, self.undone = self.undone, []
-        self.live_idx.append(i)
-        self.live.append(a)
-        return ("move", a, added, kept)
-
-    def pop(self, token: tuple[Any, ...]) -> None:
-        """Take back the last action read (`token`: what its `push` returned)."""
-        kind, a = token[0], token[1]
-        self.size -= 1
-        if kind == "undo":
-            idx, acts = self.undone.pop()
-            self.live_idx.extend(idx)
-            self.live.extend(acts)
-        elif kind == "redo":
-            run = token[3]
-            if run is not None:
-                del self.live_idx[len(self.live_idx) - len(run[0]):]
-                del self.live[len(self.live) - len(run[1]):]
-                self.undone.append(run)
-        elif kind == "move":
-            self.live_idx.pop()
-            self.live.pop()
-            self.undone = token[3]
-        if token[2]:
-            del self.index_of[a.id]
-
-    def in_effect(self, action_id: int) -> bool:
-        """Whether the action with this id is a move in effect."""
-        i = self.index_of.get(action_id)
-        if i is None:
-            return False
-        k = bisect_left(self.live_idx, i)
-        return k < len(self.live_idx) and self.live_idx[k] == i
-
-
-def effective_actions(log: Sequence[Any]) -> list[Any]:
-    """Resolve undo/redo: the actions in effect, in order (undo/redo themselves excluded)."""
-    live = set(Undos.of(log).live_idx)
-    return [a for i, a in enumerate(log) if i in live or a.type == "message"]
-
-
-def _resolve(log: Sequence[Any]) -> tuple[list[Any], int]:
-    """(the actions in effect, how many undos a redo could still take back)."""
-    return effective_actions(log), len(Undos.of(log).undone)
-
-
-CHECKPOINT_EVERY = 16  # snapshots at every 16th move in effect (the latest few kept)
-CHECKPOINTS_KEPT = 4  # how many of those
-RECENT_KEPT = 8  # and a snapshot before each of the latest moves of the live path
-_STATIC = ("data", "market", "options", "phase_names", "train_specs")  # a title's fixed facts
-
-
-def _shared_ref(key: str) -> Any:  # named in snapshots; resolved by _SnapUnpickler
-    raise RuntimeError("a snapshot is read by Game._load_snapshot only")
-
-
-class _SnapPickler(pickle.Pickler):
-    """Writes a snapshot: the game and its title are named, never copied."""
-
-    def __init__(self, buf: io.BytesIO, shared: dict[int, str]) -> None:
-        super().__init__(buf, protocol=pickle.HIGHEST_PROTOCOL)
-        self._shared = shared
-
-    def reducer_override(self, obj: Any) -> Any:
-        key = self._shared.get(id(obj))
-        if key is None:
-            return NotImplemented
-        return (_shared_ref, (key,))
-
-
-class _SnapUnpickler(pickle.Unpickler):
-    def __init__(self, buf: io.BytesIO, objects: dict[str, Any]) -> None:
-        super().__init__(buf)
-        self._objects = objects
-
-    def find_class(self, module: str, name: str) -> Any:
-        if module == __name__ and name == "_shared_ref":
-            return self._objects.__getitem__
-        return super().find_class(module, name)
-
-
-class Game:
+class Game(Checkpoints):
     """One game. `apply` validates and applies an action or raises EngineError unchanged.
 
     A refused live move is checked on the live state and rolled back to a snapshot taken just
@@ -381,73 +256,6 @@ class Game:
             from engine.validate import check_claims
 
             check_claims(self, act)
-
-    # ------------------------------------------------------------------ snapshots
-    def _memo(self) -> dict[int, Any]:
-        """What a snapshot shares instead of copying: the game itself and the title's facts."""
-        memo: dict[int, Any] = {id(self): self, id(self.title): self.title}
-        for name in _STATIC:
-            value = getattr(self.title, name, None)
-            if value is not None:
-                memo[id(value)] = value
-        return memo
-
-    def _title_state(self) -> dict[str, Any]:
-        """The title object's own game state (its attributes other than the title's facts)."""
-        return {k: v for k, v in vars(self.title).items() if k not in _STATIC}
-
-    def _set_title_state(self, values: dict[str, Any]) -> None:
-        for k in [k for k in vars(self.title) if k not in _STATIC]:
-            delattr(self.title, k)
-        vars(self.title).update(values)
-
-    def _snapshot(self) -> Any:
-        """The state as it is now, kept as a pickle (the game and the title's facts named, not
-        copied); a deep copy if something in the state cannot be pickled."""
-        payload = (self.state, self.round, self._title_state(), self.turn, self.or_number,
-                   self.last_hexes)
-        shared = {id(v): k for k, v in self._shared().items()}
-        try:
-            buf = io.BytesIO()
-            _SnapPickler(buf, shared).dump(payload)
-            kept: tuple[str, Any] = ("pickle", buf.getvalue())
-        except (pickle.PicklingError, TypeError, AttributeError):
-            kept = ("copy", copy.deepcopy(payload, self._memo()))
-        return kept, list(self._warnings), list(self._audits)
-
-    def _shared(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": self, "title": self.title}
-        for name in _STATIC:
-            value = getattr(self.title, name, None)
-            if value is not None:
-                out[name] = value
-        return out
-
-    def _load_snapshot(self, snap: Any) -> None:
-        (kind, kept), warnings, audits = snap
-        if kind == "pickle":
-            payload = _SnapUnpickler(io.BytesIO(kept), self._shared()).load()
-        else:
-            payload = copy.deepcopy(kept, self._memo())
-        self.state, self.round, title_state, self.turn, self.or_number, self.last_hexes = payload
-        self._set_title_state(title_state)
-        self._warnings, self._audits = list(warnings), list(audits)
-        self._processed += 1
-
-    def _marks(self, n: int, start: int) -> set[int]:
-        """Where a replay of moves start..n keeps snapshots: before its last move (an undo of
-        it restores without a replay) and at the last multiple of CHECKPOINT_EVERY before that."""
-        marks = {n - 1, (n - 2) // CHECKPOINT_EVERY * CHECKPOINT_EVERY}
-        return {k for k in marks if start < k < n and k not in self._checkpoints}
-
-    def _prune(self) -> None:
-        """Keep the snapshots of the latest moves and the latest few every CHECKPOINT_EVERY."""
-        n = len(self._applied)
-        regular = sorted(k for k in self._checkpoints if k % CHECKPOINT_EVERY == 0)
-        keep = set(regular[-CHECKPOINTS_KEPT:])
-        for k in list(self._checkpoints):
-            if k > n or (k < n - RECENT_KEPT and k not in keep):
-                del self._checkpoints[k]
 
     def _sync(self, target: Sequence[Any], common: int | None = None) -> None:
         """Make the state that of the moves `target` (in effect, in order) from the latest

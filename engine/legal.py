@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 from engine.actions import parse_action
 from engine.core import shares, tiles
 from engine.errors import EngineError
+from engine.flow.draft import DraftRound
+from engine.flow.operating import OperatingRound
+from engine.flow.stock import StockRound
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -51,8 +54,8 @@ def legal_moves(game: Game) -> Legal:
     base: dict[str, Any] = {"entity": eid, "entity_type": etype, "player": player,
                             "kinds": kinds, "round": rnd.name()}
     t = game.title
-    if rnd.kind == "draft":
-        base["bids"] = [(c.id, c.value) for c in rnd.available()  # type: ignore[attr-defined]
+    if isinstance(rnd, DraftRound):
+        base["bids"] = [(c.id, c.value) for c in rnd.available()
                         if c.value <= game.state.player(eid).cash]
     elif rnd.kind == "auction":
         auction: Any = rnd
@@ -63,33 +66,33 @@ def legal_moves(game: Game) -> Legal:
             items = [auction.auctioning] if auction.auctioning else list(auction.items)
             base["bids"] = [(i, auction.min_bid(i)) for i in items
                             if auction.min_bid(i) <= auction.max_bid(eid, i)]
-    elif rnd.kind == "stock":
+    elif isinstance(rnd, StockRound):
         if "par" in kinds:
             pars = {}
             for corp in game.state.corporations.values():
-                cells = [c for c in rnd.par_cells(eid, corp)  # type: ignore[attr-defined]
-                         if rnd.par_error(eid, corp.id, c) is None]  # type: ignore[attr-defined]
+                cells = [c for c in rnd.par_cells(eid, corp)
+                         if rnd.par_error(eid, corp.id, c) is None]
                 if cells:
                     pars[corp.id] = cells
             base["pars"] = pars
         if "buy_shares" in kinds:
-            base["buy_shares"] = [(c.id, price, c.owner) for c, price in rnd.buyable_certs(eid)]  # type: ignore[attr-defined]
+            base["buy_shares"] = [(c.id, price, c.owner) for c, price in rnd.buyable_certs(eid)]
         if "sell_shares" in kinds:
-            base["sell_shares"] = rnd.sell_options(eid)  # type: ignore[attr-defined]
-    elif rnd.kind == "operating":
-        corp = rnd.corp()  # type: ignore[attr-defined]
+            base["sell_shares"] = rnd.sell_options(eid)
+    elif isinstance(rnd, OperatingRound):
+        corp = rnd.corp()
         if "lay_tile" in kinds:
-            base["tiles"] = tile_options(game, corp, lay=t.next_lay(game, rnd, corp))  # type: ignore[arg-type]
+            base["tiles"] = tile_options(game, corp, lay=t.next_lay(game, rnd, corp))
         if "place_token" in kinds:
             cost = t.next_token_cost(game, corp) or 0
             base["token_cities"] = [(t.city_id(game, h, c), cost) for h, c in t.token_targets(game, corp)]
         if "buy_train" in kinds:
             base["trains"] = train_options(game, corp)
-            if t.may_declare_bankruptcy(game, rnd, corp) and "bankrupt" not in kinds:  # type: ignore[arg-type]
+            if t.may_declare_bankruptcy(game, rnd, corp) and "bankrupt" not in kinds:
                 base["kinds"] = kinds = (*kinds, "bankrupt")
         if "buy_company" in kinds:
             base["companies"] = [(c.id, *t.company_price_range(game, c))
-                                 for c in t.purchasable_companies(game, rnd, corp)]  # type: ignore[arg-type]
+                                 for c in t.purchasable_companies(game, rnd, corp)]
         if "dividend" in kinds:
             base["dividends"] = list(t.dividend_kinds)
         base["company_abilities"] = [(c.id, "lay_tile") for c in game.state.companies.values()
@@ -214,9 +217,10 @@ def candidate_actions(game: Game, *, limit_tiles: int = 40,
                     n += 1
     listed = {c.get("entity") for c in lg.choices if c.get("type") == "lay_tile"}
     for company, kind in lg.company_abilities:
-        if kind != "lay_tile" or game.round.kind != "operating" or company in listed:
+        rnd = game.round
+        if kind != "lay_tile" or not isinstance(rnd, OperatingRound) or company in listed:
             continue  # (a title that lists a private's lays among its choices lists them all)
-        corp = game.round.corp()  # type: ignore[attr-defined]
+        corp = rnd.corp()
         n = 0
         for hex_name, opts in tile_options(game, corp).items():
             for copy_id, rots in opts:

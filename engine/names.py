@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.data import TitleData
+
+if TYPE_CHECKING:
+    from engine.game import Game
 
 _CITY_ID = re.compile(r"^(?P<tile>.+)-(?P<city>\d+)$")
 
@@ -77,7 +80,7 @@ def company(game: Any, company_id: str) -> str:
     return f"{c.name} ({company_id})" if c is not None and c.name != company_id else company_id
 
 
-def train_name(game: Any, train_id: str) -> str:
+def train_name(game: Game, train_id: str) -> str:
     """The card name of a train id ("3+-1" -> "3+")."""
     for t in game.state.trains:
         if t.id == train_id:

@@ -1,6 +1,9 @@
 """Mutable game state, derived only by applying actions (see engine/game.py).
 
-Plain dataclasses; rules live in engine/flow and the title hooks, not here.
+Plain dataclasses; rules live in engine/flow and the title hooks, not here. A title keeps its
+own state in a subclass of TitleState (State.title_state) and, per corporation, of CorpState
+(Corporation.title_state), defined in the title's state.py; the generic engine reads them only
+through the methods declared here.
 """
 
 from __future__ import annotations
@@ -65,6 +68,15 @@ class Token:
 
 
 @dataclass(slots=True)
+class CorpState:
+    """A title's own state of one corporation (a title subclasses it); the base has none."""
+
+    def destination_reached(self) -> bool:
+        """Whether the corporation has reached its destination (titles with destinations)."""
+        return False
+
+
+@dataclass(slots=True)
 class Corporation:
     id: str
     name: str
@@ -82,7 +94,8 @@ class Corporation:
     closed: bool = False
     operated_turns: int = 0  # operating turns taken so far
     cert_moves: int = 0  # last acquisition number given to one of its certificates (Cert.seq)
-    extra: dict[str, object] = field(default_factory=dict)  # declared title state
+    owner: str | None = None  # a minor's owning player (None while it is unsold)
+    title_state: CorpState = field(default_factory=CorpState)
 
 
 @dataclass(slots=True)
@@ -95,6 +108,31 @@ class PlacedTile:
     tile: str  # tile name ("57")
     copy_id: str  # "57-1"
     rotation: int
+
+
+@dataclass(slots=True)
+class TitleState:
+    """A title's own game state (a title subclasses it). The base holds what the generic
+    engine keeps for every title; the methods answer what it asks of a title's state."""
+
+    # ids of trains discarded to the open market, in discard order
+    open_market: list[str] = field(default_factory=list)
+
+    def end_triggered_by(self) -> str | None:
+        """What has triggered the game's end, once triggered and not yet reached."""
+        return None
+
+    def end_when(self, trigger: str) -> str:
+        """When a triggered end comes: "or_end" (after the current OR) or "set_end"."""
+        return "or_end"
+
+    def fixed_last_or(self) -> int | None:
+        """The number of the game's last OR when the game has a fixed length."""
+        return None
+
+    def hex_markers(self) -> dict[str, list[tuple[str, str]]]:
+        """Markers on hexes: hex -> [(kind, owner corporation id)] (engine.view.MARKER_KINDS)."""
+        return {}
 
 
 @dataclass(slots=True)
@@ -113,7 +151,7 @@ class State:
     priority: int = 0  # index into players of the priority deal holder
     finished: bool = False
     end_reason: str | None = None
-    extra: dict[str, object] = field(default_factory=dict)  # declared title state (see titles)
+    title_state: TitleState = field(default_factory=TitleState)  # the title's own state
 
     def player(self, pid: str) -> Player:
         for p in self.players:

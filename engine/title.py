@@ -114,7 +114,7 @@ class Title(OperatingRules):
         if etype in ("corporation", "minor") and eid in st.corporations:
             corp = st.corporations[eid]
             if corp.kind == "minor":
-                return corp.extra.get("owner") if isinstance(corp.extra.get("owner"), str) else None  # type: ignore[return-value]
+                return corp.owner
             return shares.president(corp)
         if etype == "company" and eid in st.companies:
             owner = st.companies[eid].owner

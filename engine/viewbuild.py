@@ -12,26 +12,6 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-# st.extra["assignments"] (1870: company id -> {"hex", "corp", "closed"}) as HexState.markers
-# kinds (engine.view.MARKER_KINDS); an unknown company gives the kind "assigned".
-_ASSIGNMENT_KIND = {"SCC": "cattle", "GSC": "port"}
-
-
-def _assignment_markers(extra: dict[str, object]) -> dict[str, list[tuple[str, str]]]:
-    out: dict[str, list[tuple[str, str]]] = {}
-    assigned = extra.get("assignments")
-    if not isinstance(assigned, dict):
-        return out
-    for company, a in assigned.items():
-        if not isinstance(a, dict) or not a.get("hex"):
-            continue
-        kind = _ASSIGNMENT_KIND.get(str(company), "assigned")
-        if kind == "port" and a.get("closed"):
-            kind = "port_closed"
-        out.setdefault(str(a["hex"]), []).append((kind, str(a.get("corp") or "")))
-    return out
-
-
 def build_view(game: Game) -> GameView:
     st, t = game.state, game.title
     rnd = game.round
@@ -42,11 +22,7 @@ def build_view(game: Game) -> GameView:
         if corp.home and not corp.closed and not any(tk.hex for tk in corp.tokens):
             reserved_by_hex.setdefault(corp.home[0], {}).setdefault(corp.home[1], []).append(corp.id)
     names |= set(reserved_by_hex)
-    hex_markers: dict[str, list[tuple[str, str]]] = {
-        h: list(ms) for h, ms in st.extra.get("hex_markers", {}).items()  # type: ignore[attr-defined]
-    }
-    for h, ms in _assignment_markers(st.extra).items():
-        hex_markers.setdefault(h, []).extend(ms)
+    hex_markers = st.title_state.hex_markers()
     names |= set(hex_markers)
     for h in sorted(names):
         if h not in t.data.hexes:
@@ -84,8 +60,7 @@ def build_view(game: Game) -> GameView:
             ipo_percent=shares.percent(c, IPO), market_percent=shares.percent(c, MARKET),
             companies=tuple(x.id for x in st.companies.values() if x.owner == c.id and not x.closed),
             operated=c.id in operated,
-            destination_reached=("destination" in c.extra and c.extra["destination"] is None
-                                 and not c.closed),
+            destination_reached=c.title_state.destination_reached() and not c.closed,
         )
         for c in st.corporations.values()
     )

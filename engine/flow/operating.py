@@ -17,6 +17,7 @@ from engine.state import Corporation
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.title import Title
 
 
 @dataclass
@@ -31,7 +32,12 @@ class TurnState:
     bought_trains: int = 0
     sold_shares: bool = False
     laid_hexes: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    # an emergency buy: the share price of the last share sold (for the next sale's check)
+    ebuy_last_sold: int | None = None
+    ebuy_sold: list[str] = field(default_factory=list)  # 1870: corporations whose shares it sold
+    ebuy_sold_price: int | None = None  # 18MEX: the price of the share it sold
+    depot_bought: bool = False  # 18MEX: a train bought from the depot (limited_train_buy)
+    train_step_over: bool = False  # 18MEX: no more trains this turn
 
 
 class OperatingRound(Round):
@@ -45,14 +51,15 @@ class OperatingRound(Round):
         self.steps: list[str] = list(game.title.or_steps)
         self.turn = TurnState()
         self.done: list[str] = []
-        self.extra: dict[str, Any] = {}
         game.title.on_operating_round_start(game, self)
         self.order: list[str] = game.title.operating_order(game)
         self.index = -1
         self._next_entity()
+        # finished as it started: no company operates in it, no move is made in it
+        self.started_finished = self.finished
 
     @property
-    def title(self) -> Any:
+    def title(self) -> Title:
         return self.game.title
 
     def name(self) -> str:

@@ -110,10 +110,10 @@ class RevenueRules(OperatingHost):
                               rule="dividend.kind")
         revenue = rnd.turn.revenue
         if kind == "payout":
-            self.payout(game, corp, revenue)  # type: ignore[attr-defined]
+            self.payout(game, corp, revenue)
             self.price_after_dividend(game, corp, revenue, "payout")
         else:
-            self.withhold(game, corp, revenue)  # type: ignore[attr-defined]
+            self.withhold(game, corp, revenue)
             self.price_after_dividend(game, corp, revenue, "withhold")
 
     def price_after_dividend(self, game: Game, corp: Corporation, revenue: int, kind: str) -> None:

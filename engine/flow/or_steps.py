@@ -67,7 +67,7 @@ class StepRules(OperatingHost):
     def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
         if step == "dividend":
             corp = rnd.corp()
-            self.withhold(game, corp, 0)  # type: ignore[attr-defined]
+            self.withhold(game, corp, 0)
             self.price_after_dividend(game, corp, 0, "withhold")
 
     def on_pass(self, game: Game, rnd: OperatingRound, step: str) -> None:
@@ -154,8 +154,8 @@ class StepRules(OperatingHost):
                          action: Any) -> tuple[Corporation, list[Any], int]:
         st = game.state
         target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)
-        if shares.percent(target, MARKET) + pct > self.pool_limit():  # type: ignore[attr-defined]
-            raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",  # type: ignore[attr-defined]
+        if shares.percent(target, MARKET) + pct > self.pool_limit():
+            raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",
                               rule="ebuy.pool")
         before = shares.president(target)
         held_after = shares.percent(target, pid) - pct
@@ -171,7 +171,7 @@ class StepRules(OperatingHost):
         target, certs, pct = self.emergency_checks(game, rnd, corp, pid, action)
         # the price sold at bounds what may be paid for another company's train (see
         # TrainRules.other_train_bounds)
-        rnd.turn.extra["ebuy_last_sold"] = self.share_price(target)  # type: ignore[attr-defined]
+        rnd.turn.ebuy_last_sold = self.share_price(target)
         sell_certs(game, target, pid, certs, pct)
         rnd.turn.sold_shares = True
         self.after_emergency_sale(game, rnd, corp)

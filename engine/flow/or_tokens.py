@@ -33,13 +33,13 @@ class TokenRules(OperatingHost):
         return self.board(game)
 
     def reach(self, game: Game, corp: Corporation) -> Any:
-        from engine.routes.graph import reachable
+        from engine.routes.reach import reachable
 
         return reachable(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
 
     def reaches_city(self, game: Game, corp: Corporation, hex_name: str, city: int) -> bool:
         """(hex_name, "city", city) in self.reach(game, corp).cities, walking only as far as needed."""
-        from engine.routes.graph import reaches_city
+        from engine.routes.reach import reaches_city
 
         return reaches_city(self.reach_board(game, corp), corp.id, self.pass_through_offboards,
                             hex_name, city)

@@ -78,7 +78,7 @@ class TrackRules(OperatingHost):
             if not is_upgrade and not lay.get("lay"):
                 raise EngineError(f"{corp.id} may only upgrade now.", rule="track.lays")
         err = tiles.lay_error(self.data, st, hex_name, tile, action.rotation,
-                              colors or self.tile_colors(game))  # type: ignore[attr-defined]
+                              colors or self.tile_colors(game))
         if err:
             raise EngineError(err, rule="track.tile")
         if check_connection:
@@ -119,7 +119,7 @@ class TrackRules(OperatingHost):
 
     def connection_error(self, game: Game, corp: Corporation, hex_name: str, tile: Any, rotation: int) -> str | None:
         """Semi-restrictive laying: the tile must add track the corporation can reach."""
-        from engine.routes.graph import reaches_hex
+        from engine.routes.reach import reaches_hex
 
         if self.home_lay_allowed(game, corp, hex_name):
             return None
@@ -139,7 +139,8 @@ class TrackRules(OperatingHost):
         """As on the site, judged on the board after the lay: the new tile's paths that the
         corporation reaches are compared with the old tile's (same ends); one without an old
         counterpart is new track, one whose city or town revenue differs changes a value."""
-        from engine.routes.graph import reaches_any, track_graph
+        from engine.routes.graph import track_graph
+        from engine.routes.reach import reaches_any
 
         old_board = self.board(game)
         old_graph = track_graph(old_board)

@@ -40,14 +40,14 @@ class TrainRules(OperatingHost):
         return uniq
 
     def train_specs_by_name(self, name: str) -> dict[str, Any]:
-        return self.train_specs[name]  # type: ignore[attr-defined]
+        return self.train_specs[name]
 
     def phases_reached(self, game: Game) -> set[str]:
-        names = self.phase_names  # type: ignore[attr-defined]
+        names = self.phase_names
         return set(names[: names.index(game.state.phase) + 1])
 
     def variants(self, train: Train) -> dict[str, int]:
-        spec = self.train_specs[train.name]  # type: ignore[attr-defined]
+        spec = self.train_specs[train.name]
         out = {train.name: int(spec["price"])}
         for v in spec.get("variants", []) or []:
             out[v["name"]] = int(v["price"])
@@ -65,7 +65,7 @@ class TrainRules(OperatingHost):
         return len(self.active_trains(game, corp)) < self.train_limit_for(game, corp)
 
     def train_limit_for(self, game: Game, corp: Corporation) -> int:
-        return int(self.phase_data(game).get("train_limit", self.train_limit))  # type: ignore[attr-defined]
+        return int(self.phase_data(game).get("train_limit", self.train_limit))
 
     def min_train_price(self, game: Game, corp: Corporation) -> int | None:
         prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
@@ -81,7 +81,7 @@ class TrainRules(OperatingHost):
 
     def has_route(self, game: Game, corp: Corporation) -> bool:
         """The network touches two nodes or more (len(reach.nodes) >= 2)."""
-        from engine.routes.graph import reaches_two_nodes
+        from engine.routes.reach import reaches_two_nodes
 
         return reaches_two_nodes(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
 
@@ -192,7 +192,7 @@ class TrainRules(OperatingHost):
     def market_trains(self, game: Game) -> list[Train]:
         """The open market's trains for sale (titles that have one): as on the site, one of
         each kind, the one discarded first."""
-        order: list[str] = game.state.extra.get("open_market", [])  # type: ignore[assignment]
+        order = game.state.title_state.open_market
         pile = [t for t in game.state.trains if t.discarded and t.owner is None and not t.gone]
         pile.sort(key=lambda t: order.index(t.id) if t.id in order else len(order))
         out: dict[str, Train] = {}
@@ -203,7 +203,7 @@ class TrainRules(OperatingHost):
     def to_open_market(self, game: Game, train: Train) -> None:
         """A discarded train goes to the open market, behind those discarded before it."""
         train.owner, train.discarded = None, True
-        order: list[str] = game.state.extra.setdefault("open_market", [])  # type: ignore[assignment]
+        order = game.state.title_state.open_market
         if train.id in order:
             order.remove(train.id)
         order.append(train.id)
@@ -222,7 +222,7 @@ class TrainRules(OperatingHost):
             return 1, max(1, corp.cash)
         pid = shares.president(corp)
         have = corp.cash + (game.state.player(pid).cash if pid else 0)
-        last = rnd.turn.extra.get("ebuy_last_sold") if rnd is not None else None
+        last = rnd.turn.ebuy_last_sold if rnd is not None else None
         low = max(1, have - int(last) + 1) if last else 1
         high = min(face, have) if rnd is not None and self.must_buy_train(game, rnd, corp) else corp.cash
         return low, max(1, high)

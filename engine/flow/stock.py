@@ -13,6 +13,7 @@ from engine.state import IPO, MARKET, Cert, Corporation
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.title import Title
 
 
 @dataclass
@@ -42,7 +43,7 @@ class StockRound(Round):
 
     # ------------------------------------------------------------ helpers
     @property
-    def title(self) -> Any:
+    def title(self) -> Title:
         return self.game.title
 
     def name(self) -> str:

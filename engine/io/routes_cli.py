@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
 from engine.io.export18xx import import_game
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.routes.solver import Solution
 
 
 def positions(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -56,7 +60,7 @@ def run_routes_cli(data: dict[str, Any], *, as_json: bool) -> int:
     return 0
 
 
-def _accepted(game: Any, sol: Any) -> bool:
+def _accepted(game: Game, sol: Solution) -> bool:
     """The engine's own judge accepts the solver's run at exactly its revenue."""
     from engine.routes.api import operating_corporation
     from engine.routes.revenue import score_routes

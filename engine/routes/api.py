@@ -12,10 +12,12 @@ if TYPE_CHECKING:
 
 
 def operating_corporation(game: Game) -> Any:
+    from engine.flow.operating import OperatingRound
+
     rnd = game.round
-    if getattr(rnd, "kind", "") != "operating" or rnd.finished:
+    if not isinstance(rnd, OperatingRound) or rnd.finished:
         raise EngineError("No company is operating now.", rule="route.no_operator")
-    return rnd.corp()  # type: ignore[attr-defined]
+    return rnd.corp()
 
 
 def best_routes_for(game: Game, *, time_limit_ms: int | None = None) -> Solution:

@@ -25,7 +25,8 @@ from typing import Any
 from engine.actions import Route
 from engine.core.data import TitleData
 from engine.errors import EngineError
-from engine.routes.graph import Link, TrackGraph, can_pass, is_blocked, token_nodes, track_graph
+from engine.routes.graph import Link, TrackGraph, track_graph
+from engine.routes.reach import can_pass, is_blocked, token_nodes
 from engine.routes.types import Board, NodeRef, RouteRules, TrainSpec
 
 # ---------------------------------------------------------------------------------------------

@@ -3,12 +3,24 @@ log: the state must be exactly the one a full replay of the log gives."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import pytest
 
 from engine import EngineError, Game
 from engine.io.export18xx import end_state
 from engine.legal import legal_moves
 from engine.randomplay import random_game
+from engine.titles.t18ms.state import MsState, ms_state
+
+
+@dataclass(slots=True)
+class _Unpicklable(MsState):
+    """18MS's state with something in it that a pickle cannot hold."""
+
+    hook: Callable[[], None] | None = None
 
 
 def _fresh(g: Game) -> Game:
@@ -93,10 +105,13 @@ def test_a_refusal_and_undos_replay_no_more_than_a_few_moves() -> None:
 
 def test_a_state_that_cannot_be_pickled_is_still_restored_exactly() -> None:
     g = random_game("18MS", seed=8, players=3, max_actions=60, undo=False)
-    g.state.extra["not_picklable"] = lambda: None  # a deep copy keeps it, a pickle cannot
+    kept = ms_state(g)
+    values = {f.name: getattr(kept, f.name) for f in dataclasses.fields(kept)}
+    g.state.title_state = _Unpicklable(**values, hook=lambda: None)  # a deep copy keeps it, a pickle cannot
     before = end_state(g)
     eid, etype = g.current_entity()
     with pytest.raises(EngineError):
         g.apply({"type": "buy_train", "train": "6-0", "price": 1, "entity": eid,
                  "entity_type": etype})
-    assert end_state(g) == before and "not_picklable" in g.state.extra
+    assert end_state(g) == before and isinstance(g.state.title_state, _Unpicklable)
+    assert g.state.title_state.hook is not None and ms_state(g).recently_floated == kept.recently_floated

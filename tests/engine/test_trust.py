@@ -12,6 +12,7 @@ import pytest
 from engine import EngineError, Game
 from engine.errors import EngineFault
 from engine.io.export18xx import import_game, start_from_export
+from engine.titles.t1870.state import corp1870
 from tests.engine._helpers import load_fixture, new_game, standard_start
 
 
@@ -206,7 +207,7 @@ def test_1870_connection_choice_only_when_a_connection_run_is_due() -> None:
     g.load_log(imported.export_actions())
     assert g.round.kind == "operating" and "choose" not in g.legal().kinds, g.legal().kinds
     for corp in g.state.corporations.values():
-        if corp.floated and corp.extra.get("destination"):
+        if corp.floated and corp1870(corp).destination:
             err = refused(g, {"type": "choose", "entity": corp.id, "entity_type": "corporation",
                               "choice": "Map"})
             assert "connection" in str(err).lower() or "turn" in str(err).lower(), str(err)

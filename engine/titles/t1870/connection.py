@@ -46,6 +46,7 @@ from engine.routes.solver import (
     group_key,
 )
 from engine.routes.types import Board, RouteRules, TrainSpec
+from engine.titles.t1870.state import corp1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -329,7 +330,7 @@ def connection_ends(game: Game, corp: Corporation) -> tuple[str, str] | None:
     """(home hex, destination hex) of a connection run: the destination of the run under way
     (after Map/Charter), else the corporation's destination marker; None without either."""
     t: Any = game.title
-    dest = corp.extra.get("destination_run_hex") or t.destination_hex(corp)
+    dest = corp1870(corp).destination_run_hex or t.destination_hex(corp)
     if corp.home is None or not isinstance(dest, str):
         return None
     return corp.home[0], dest

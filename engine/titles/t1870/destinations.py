@@ -13,6 +13,7 @@ from engine.errors import EngineError
 from engine.routes.types import Board
 from engine.state import Corporation, Token
 from engine.titles.t1870.ids import DESTINATION_TOKEN_COST, WALK_BUDGET
+from engine.titles.t1870.state import corp1870
 
 if TYPE_CHECKING:
     from engine.flow.operating import OperatingRound
@@ -36,8 +37,8 @@ class DestinationRules(Title):
 
     def extra_slot_hex(self, corp: Corporation) -> str | None:
         """Where the corporation's destination token sits in an extra slot taking no city space."""
-        hex_name = corp.extra.get("destination_hex_reached")
-        if not isinstance(hex_name, str) or corp.extra.get("destination_in_city"):
+        hex_name = corp1870(corp).destination_hex_reached
+        if not isinstance(hex_name, str) or corp1870(corp).destination_in_city:
             return None
         return hex_name
 
@@ -127,7 +128,7 @@ class DestinationRules(Title):
         return super().run_error(game, corp, routes)
 
     def destination_hex(self, corp: Corporation) -> str | None:
-        d = corp.extra.get("destination")
+        d = corp1870(corp).destination
         return d if isinstance(d, str) else None
 
     def connected_to_destination(self, game: Game, corp: Corporation) -> bool:
@@ -146,7 +147,8 @@ class DestinationRules(Title):
             return None
         if corp.home is None or not any(t.hex == corp.home[0] for t in corp.tokens):
             return None
-        from engine.routes.graph import can_pass, track_graph
+        from engine.routes.graph import track_graph
+        from engine.routes.reach import can_pass
 
         self._board_for = corp.id
         try:
@@ -196,13 +198,13 @@ class DestinationRules(Title):
         """A run_routes route for the connection run: the longest train along the walk from the
         destination to the home city (None when the walk does not end at a stop in the home hex)."""
         home_hex = corp.home[0] if corp.home else None
-        dest = corp.extra.get("destination_run_hex")
-        marker = corp.extra.get("destination")
-        corp.extra["destination"] = dest  # walk as before the marker was taken
+        dest = corp1870(corp).destination_run_hex
+        marker = corp1870(corp).destination
+        corp1870(corp).destination = dest  # walk as before the marker was taken
         try:
             steps = self.connection_walk(game, corp)
         finally:
-            corp.extra["destination"] = marker
+            corp1870(corp).destination = marker
         if not steps:
             return None
         g = self._walk_graph
@@ -221,7 +223,7 @@ class DestinationRules(Title):
         """A connection run needs one train running from the home hex to the destination hex
         (both ends of its route in those two hexes)."""
         home = corp.home[0] if corp.home else None
-        dest = corp.extra.get("destination_run_hex")
+        dest = corp1870(corp).destination_run_hex
         ends_ok = {home, dest}
         for r in action.routes:
             stops = list(r.hexes or []) or _route_ends(r.connections)
@@ -244,14 +246,14 @@ class DestinationRules(Title):
                               rule="connection.choice")
         token = Token(DESTINATION_TOKEN_COST)
         corp.tokens.append(token)
-        corp.extra["destination"] = None
-        corp.extra["destination_run_hex"] = dest
+        corp1870(corp).destination = None
+        corp1870(corp).destination_run_hex = dest
         if choice == "Map":
             key = (dest, 0)
             cur = self.tokens_in(game, dest, 0)
-            corp.extra["destination_hex_reached"] = dest
+            corp1870(corp).destination_hex_reached = dest
             if self.destination_uses_city_space(dest):
-                corp.extra["destination_in_city"] = True
+                corp1870(corp).destination_in_city = True
                 free = [i for i, s in enumerate(cur) if s is None]
                 if len(free) > self.reserved_for_others(game, corp, dest, 0):
                     slot = free[0]  # an open space (spaces kept for home tokens stay open)

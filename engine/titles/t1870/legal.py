@@ -10,6 +10,7 @@ from engine.core import shares
 from engine.state import MARKET
 from engine.titles.t1870 import protection
 from engine.titles.t1870.connection import CONNECTION_TIME_LIMIT_MS, connection_run
+from engine.titles.t1870.state import state1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -139,7 +140,7 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
     pid = shares.president(corp)
     if "sell_shares" in kinds and pid is not None and t.must_buy_train(game, rnd, corp):
         st = game.state
-        for target, pct in t.emergency_sale_options(game, corp, pid, rnd.turn.extra.get("ebuy_sold", ())):
+        for target, pct in t.emergency_sale_options(game, corp, pid, rnd.turn.ebuy_sold):
             certs = shares.pick_for_sale(st.corporations[target], pid, pct)
             out.append({"entity": pid, "entity_type": "player", "type": "sell_shares",
                         "shares": [c.id for c in certs], "percent": pct})
@@ -213,7 +214,7 @@ def _tile_options(game: Game, corp: Any, opts: dict[str, list[tuple[str, list[in
 def assign_targets(game: Game, company: Any) -> list[str]:
     t: Any = game.title
     spec = next(c for c in t.data.companies if c["id"] == company.id)
-    placed = game.state.extra["assignments"].get(company.id)  # type: ignore[attr-defined]
+    placed = state1870(game).assignments.get(company.id)
     if placed is not None:  # the open port may become the closed port on its own city
         return [placed["hex"]] if not placed["closed"] else []
     return list(spec["ability"]["hexes"])

@@ -20,6 +20,7 @@ from engine.titles.t1870.ids import (
     RIVER_COMPANY,
     RIVER_CORPS,
 )
+from engine.titles.t1870.state import corp1870, state1870
 
 if TYPE_CHECKING:
     from engine.flow.operating import OperatingRound
@@ -37,8 +38,8 @@ class PrivateRules(Title):
 
     def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
         st = game.state
-        assigned = copy.deepcopy(dict(st.extra["assignments"]))  # type: ignore[call-overload]
-        dest = corp.extra.get("destination_hex_reached")
+        assigned = copy.deepcopy(dict(state1870(game).assignments))
+        dest = corp1870(corp).destination_hex_reached
         data = self.data
         phase = self.revenue_phase(game)
 
@@ -91,7 +92,7 @@ class PrivateRules(Title):
 
     def company_price_range(self, game: Game, company: Any) -> tuple[int, int]:
         if company.id == RIVER_COMPANY:
-            return (math.ceil(company.value / 2), int(game.state.extra["river_max"]))  # type: ignore[call-overload]
+            return (math.ceil(company.value / 2), int(state1870(game).river_max))
         return (math.ceil(company.value / 2), company.value * 2)
 
     def company_purchase_refusal(self, game: Game, rnd: OperatingRound, corp: Corporation, company: Any) -> str:
@@ -148,8 +149,7 @@ class PrivateRules(Title):
         st.bank.cash += cost
 
     def assign(self, game: Game, corp: Corporation, company: Any, target: str) -> None:
-        st = game.state
-        assigned: dict[str, Any] = st.extra["assignments"]  # type: ignore[assignment]
+        assigned: dict[str, Any] = state1870(game).assignments
         spec = next(c for c in self.data.companies if c["id"] == company.id)
         if target not in spec["ability"]["hexes"]:
             raise EngineError(f"{company.id}'s token may not go on {target}.", rule="company.assign_hex")

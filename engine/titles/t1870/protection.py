@@ -10,13 +10,14 @@ from engine.core import shares
 from engine.errors import EngineError
 from engine.state import MARKET
 from engine.titles.t1870 import market as zones
+from engine.titles.t1870.state import state1870
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 
 def queue(game: Game) -> list[dict[str, Any]]:
-    return game.state.extra["sell_queue"]  # type: ignore[return-value]
+    return state1870(game).sell_queue
 
 
 def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -> str | None:

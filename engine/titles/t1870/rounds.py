@@ -3,7 +3,7 @@ brown-zone buying) and the operating round (connection runs, protection, discard
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.core import market as mk
 from engine.core import shares
@@ -14,9 +14,11 @@ from engine.flow.stock import StockRound, Turn, par_place, sell_certs
 from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870 import protection
+from engine.titles.t1870.state import state1870
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.titles.t1870.title import Title1870
 
 SHARE_COMPANIES = {"SLSF": "SLSF_0", "MKT": "MKT_1"}  # private -> the certificate it brings
 
@@ -67,6 +69,10 @@ class Auction1870(WaterfallAuction):
 
 # ================================================================ stock round
 class StockRound1870(StockRound):
+
+    @property
+    def title(self) -> Title1870:
+        return cast("Title1870", self.game.title)
     def __init__(self, game: Game) -> None:
         self.protect_mode = False
         self.multi_corp: str | None = None
@@ -356,7 +362,6 @@ class StockRound1870(StockRound):
         return max(nearest, corp.par or 0)
 
     def _reissue(self, corp: Corporation) -> None:
-        st = self.game.state
         held = [c for c in corp.certs if c.owner == corp.id]
         if not held or any(c.owner == IPO for c in corp.certs):
             raise EngineError(f"{corp.id} may reissue only when every share in its treasury is a redeemed one.",
@@ -364,12 +369,16 @@ class StockRound1870(StockRound):
         corp.par = self.reissue_par(corp)
         for c in held:
             shares.move(corp, c, IPO)  # treasury and offering are one list: it keeps its place
-        if corp.id not in st.extra["reissued"]:  # type: ignore[operator]
-            st.extra["reissued"].append(corp.id)  # type: ignore[attr-defined]
+        if corp.id not in state1870(self.game).reissued:
+            state1870(self.game).reissued.append(corp.id)
 
 
 # ================================================================ operating round
 class OperatingRound1870(OperatingRound):
+
+    @property
+    def title(self) -> Title1870:
+        return cast("Title1870", self.game.title)
     def __init__(self, game: Game, round_num: int) -> None:
         self.conn_runs: list[str] = []
         self.conn_stage = "choose"
@@ -606,7 +615,7 @@ class OperatingRound1870(OperatingRound):
             raise EngineError(f"{corp.id}'s treasury, its president's cash and the shares he may sell can pay "
                               f"for a ${t.ebuy_needed(g)} train: no bankruptcy.", rule="bankrupt.can_pay")
         player = st.player(pid)
-        sold = self.turn.extra.get("ebuy_sold", ())
+        sold = self.turn.ebuy_sold
         for other in st.corporations.values():
             # as the site: per corporation the largest block a forced-purchase sale may be (the
             # market's room, the president's certificate only if someone can take it, never the

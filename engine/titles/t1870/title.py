@@ -21,6 +21,7 @@ from engine.titles.t1870 import market as zones
 from engine.titles.t1870.destinations import DestinationRules
 from engine.titles.t1870.ids import CATTLE, PORT
 from engine.titles.t1870.privates import PrivateRules
+from engine.titles.t1870.state import Corp1870, State1870, corp1870, state1870
 from engine.titles.t1870.trains import TrainRules1870, diesel_data
 
 if TYPE_CHECKING:
@@ -65,17 +66,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
                 st.tile_supply[tile.name] = [c for c in st.tile_supply[tile.name] if c not in removed]
         for corp in st.corporations.values():
             spec = next(c for c in data.corporations if c["id"] == corp.id)
-            corp.extra["destination"] = spec["destination"]["hex"]  # marker still on the map
-        st.extra.update(
-            sell_queue=[],  # [{corp, pct, certs, president, seller}] awaiting price protection
-            reissued=[],
-            assignments={},  # company -> {"hex", "corp", "closed"}
-            river_max=40,
-            open_market=[],  # train ids in the order they were discarded to the open market
-            train_order=[],  # train ids in the order corporations acquired them
-            ors_in_set=1,
-            bank_broken=False,
-        )
+            corp.title_state = Corp1870(destination=spec["destination"]["hex"])  # marker still on the map
+        st.title_state = State1870()
         self._logged_checks = None
         self._checks_made = []  # connection checks computed for the action in progress
         self._board_for = None
@@ -109,11 +101,11 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
                 st.finished = True
                 st.end_reason = "no_moves"
                 return None
-            st.extra["ors_in_set"] = int(self.phase_data(game)["operating_rounds_per_set"])
+            state1870(game).ors_in_set = int(self.phase_data(game)["operating_rounds_per_set"])
             return self.operating_round(game, 1)
         rnd: OperatingRound = finished  # type: ignore[assignment]
-        last = rnd.round_num >= int(st.extra["ors_in_set"])  # type: ignore[call-overload]
-        if last and st.extra["bank_broken"]:
+        last = rnd.round_num >= int(state1870(game).ors_in_set)
+        if last and state1870(game).bank_broken:
             st.end_reason = "bank"
             return None
         if not last:
@@ -132,7 +124,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         corporation has closed). The engine then ends the game (reason `no_moves`) instead of
         cycling empty rounds forever."""
         st = game.state
-        if getattr(rnd, "last_actor", None) is not None or st.extra["sell_queue"]:
+        if getattr(rnd, "last_actor", None) is not None or state1870(game).sell_queue:
             return False
         if any(c.floated and not c.closed for c in st.corporations.values()):
             return False
@@ -146,7 +138,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         """Money out of the bank; paying more than it holds breaks it (the payment still happens)."""
         st = game.state
         if amount > st.bank.cash:
-            st.extra["bank_broken"] = True
+            state1870(game).bank_broken = True
         st.bank.cash -= amount
 
     # ------------------------------------------------------------ certificates and limits
@@ -172,7 +164,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         # a protection's room is checked every holding counts as if protected (as the site)
         if getattr(self, "_count_as_protected", False):
             return True
-        for sale in game.state.extra["sell_queue"]:  # type: ignore[attr-defined]
+        for sale in state1870(game).sell_queue:
             if sale["corp"] == corp.id:
                 cell = zones.drop_cell(game, corp, sale["pct"] // 10)
                 if any(z in zones.NO_LIMIT for z in zones.zone(game, cell)):
@@ -218,7 +210,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         st = game.state
         from_ipo = cert.owner == IPO
         st.player(pid).cash -= price
-        if from_ipo and corp.id in st.extra["reissued"]:  # type: ignore[operator]
+        if from_ipo and corp.id in state1870(game).reissued:
             corp.cash += price  # incremental after a reissue
         else:
             st.bank.cash += price
@@ -233,9 +225,9 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         seller: proceeds it could not cover break it (as any payment)."""
         st = game.state
         if st.bank.cash < 0:
-            st.extra["bank_broken"] = True
+            state1870(game).bank_broken = True
         seller, pres = getattr(self, "_sale_context", (None, None))
-        st.extra["sell_queue"].append({  # type: ignore[attr-defined]
+        state1870(game).sell_queue.append({
             "corp": corp.id, "pct": pct, "president": pres, "seller": seller, "certs": list(bundle),
         })
 
@@ -296,7 +288,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
                 c.closed = True
         for cert in corp.certs:  # as the site: its certificates leave every holder
             cert.owner = IPO
-        corp.extra["destination"] = None
+        corp1870(corp).destination = None
 
     # ------------------------------------------------------------ dividends
     def pay_holders(self, game: Game, corp: Corporation, amount: int) -> None:
@@ -381,7 +373,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
     def assign_left(self, game: Game, company: Any) -> bool:
         if company.closed or company.id not in (CATTLE, PORT):
             return False
-        placed = game.state.extra["assignments"].get(company.id)  # type: ignore[attr-defined]
+        placed = state1870(game).assignments.get(company.id)
         return placed is None or (company.id == PORT and not placed["closed"])
 
     def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
@@ -390,7 +382,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         from engine.flow.stock import sell_certs
 
         target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)
-        sold: list[str] = rnd.turn.extra.setdefault("ebuy_sold", [])
+        sold: list[str] = rnd.turn.ebuy_sold
         err = self.emergency_sale_error(game, corp, pid, target, pct, sold)
         if err:
             raise EngineError(err[1], rule=err[0])
@@ -475,7 +467,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         return total
 
     def bankruptcy_liquidity(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str) -> int:
-        return self.emergency_liquidity(game, corp, pid, rnd.turn.extra.get("ebuy_sold", ()))
+        return self.emergency_liquidity(game, corp, pid, rnd.turn.ebuy_sold)
 
 
 

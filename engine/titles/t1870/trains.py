@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import EngineError
 from engine.state import Corporation, Train
 from engine.titles.t1870.ids import D_COPIES, D_DISCOUNT, D_DISTANCE
+from engine.titles.t1870.state import state1870
 
 if TYPE_CHECKING:
     from engine.flow.operating import OperatingRound
@@ -107,14 +108,14 @@ class TrainRules1870(Title):
     def note_acquired(self, game: Game, train: Train) -> None:
         """A corporation's trains keep the order it acquired them in (as on the site): a closing
         company leaves them to the open market in that order."""
-        order: list[str] = game.state.extra.setdefault("train_order", [])  # type: ignore[assignment]
+        order: list[str] = state1870(game).train_order
         if train.id in order:
             order.remove(train.id)
         order.append(train.id)
 
     def trains_in_order(self, game: Game, corp_id: str) -> list[Train]:
         """The corporation's trains in the order it acquired them."""
-        order: list[str] = game.state.extra.get("train_order", [])  # type: ignore[assignment]
+        order: list[str] = state1870(game).train_order
         held = [t for t in game.state.trains if t.owner == corp_id]
         return sorted(held, key=lambda t: order.index(t.id) if t.id in order else -1)
 
@@ -136,12 +137,12 @@ class TrainRules1870(Title):
                 t.gone, t.owner, t.discarded = True, None, False
         for event in spec.get("events_on_first_purchase") or []:
             if event == "companies_buyable":
-                st.extra["river_max"] = 80
+                state1870(game).river_max = 80
             elif event == "close_companies":
                 for c in st.companies.values():
                     c.closed = True
             elif event == "remove_tokens":
-                st.extra["assignments"] = {}
+                state1870(game).assignments = {}
 
     def crowded(self, game: Game) -> list[Corporation]:
         return [c for c in game.state.corporations.values()

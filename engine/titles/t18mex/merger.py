@@ -15,9 +15,12 @@ from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
 from engine.state import IPO, MARKET, Corporation, Token
+from engine.titles.t18mex.shares import MexShareRules
+from engine.titles.t18mex.state import mex_state
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.state import Train
 
 NDM = "NdM"
 MERGE_CERT = "NdM_9"
@@ -25,23 +28,24 @@ NEVER_MERGE = ("FCP", "TM")
 EXCHANGE_TOKEN_PRICE = 80
 
 
-class MergerRules:
-    """Mixed into Title18MEX."""
+class MergerRules(MexShareRules):
+    """The merger and the other interruptions of a turn: a link of Title18MEX's rule chain."""
 
-    market: Any
+    if TYPE_CHECKING:  # defined above this class in the chain (trains.py)
+        def counted_trains(self, game: Game, corp: Corporation) -> list[Train]: ...
 
     # ------------------------------------------------------------ what interrupts a turn
     def pending_interrupt(self, game: Game) -> tuple[str, str, list[str]] | None:
         st = game.state
-        cands: list[str] = st.extra["merge_candidates"]  # type: ignore[assignment]
+        cands: list[str] = mex_state(game).merge_candidates
         if cands:
             first = st.corporations[cands[0]]
             return (first.id if first.floated else NDM, "corporation", ["merge", "pass"])
-        if st.extra["cities_to_select"]:
+        if mex_state(game).cities_to_select:
             return (NDM, "corporation", ["assign"])
         for corp in st.corporations.values():
             if corp.kind == "corporation" and not corp.closed and \
-                    len(self.counted_trains(game, corp)) > self.train_limit_for(game, corp):  # type: ignore[attr-defined]
+                    len(self.counted_trains(game, corp)) > self.train_limit_for(game, corp):
                 return (corp.id, "corporation", ["discard_train"])
         return None
 
@@ -51,7 +55,7 @@ class MergerRules:
         if str(action.entity) != who or action.type not in kinds:
             raise EngineError(f"{who} must first {' or '.join(k.replace('_', ' ') for k in kinds)}.",
                               rule="operating.interrupt")
-        cands: list[str] = st.extra["merge_candidates"]  # type: ignore[assignment]
+        cands: list[str] = mex_state(game).merge_candidates
         if action.type == "merge":
             if action.corporation != cands[0]:
                 raise EngineError(f"{cands[0]} is the company offered for the NdM merger now.", rule="merger.order")
@@ -72,7 +76,7 @@ class MergerRules:
         if not st.corporations[NDM].floated:
             self.merge_major(game, None)
             return
-        st.extra["merge_candidates"] = [c.id for c in self._candidates(game, trigger)]
+        mex_state(game).merge_candidates = [c.id for c in self._candidates(game, trigger)]
         self._possible_auto_merge(game)
 
     def _candidates(self, game: Game, trigger: str | None) -> list[Corporation]:
@@ -95,7 +99,7 @@ class MergerRules:
 
     def _possible_auto_merge(self, game: Game) -> None:
         st = game.state
-        cands: list[str] = st.extra["merge_candidates"]  # type: ignore[assignment]
+        cands: list[str] = mex_state(game).merge_candidates
         if not cands:
             self.merge_major(game, None)
         elif len(cands) == 1 and not st.corporations[cands[0]].floated:
@@ -103,15 +107,15 @@ class MergerRules:
 
     def merge_major(self, game: Game, major: Corporation | None) -> None:
         st = game.state
-        st.extra["merge_candidates"] = []
-        if MERGE_CERT in st.extra["reserved"]:  # type: ignore[operator]
-            st.extra["reserved"].remove(MERGE_CERT)  # type: ignore[attr-defined]
+        mex_state(game).merge_candidates = []
+        if MERGE_CERT in mex_state(game).reserved:
+            mex_state(game).reserved.remove(MERGE_CERT)
         if major is None:
-            st.extra["cert_limit_adjust"] = int(st.extra["cert_limit_adjust"]) + 1  # type: ignore[call-overload]
+            mex_state(game).cert_limit_adjust = int(mex_state(game).cert_limit_adjust) + 1
             return
         ndm = st.corporations[NDM]
         players = [p.id for p in st.players]
-        half = self.share_price(major) / 2 if major.ipoed and major.cell else 0  # type: ignore[attr-defined]
+        half = self.share_price(major) / 2 if major.ipoed and major.cell else 0
         for pid in players:
             refund = 0.0
             for cert in [c for c in major.certs if c.owner == pid]:
@@ -119,7 +123,7 @@ class MergerRules:
                     before = shares.president(ndm)
                     shares.move(ndm, next(c for c in ndm.certs if c.id == MERGE_CERT), pid)
                     shares.update_presidency(ndm, players, before,
-                                             self.presidency_swap_pick)  # type: ignore[attr-defined]
+                                             self.presidency_swap_pick)
                 else:
                     refund += half
                 shares.move(major, cert, IPO)  # out of the game with its company
@@ -137,13 +141,12 @@ class MergerRules:
                 t.owner = NDM
         mk.remove(st, major)
         major.closed, major.floated, major.ipoed, major.par = True, False, False, None
-        st.extra["merged"] = major.id
+        mex_state(game).merged = major.id
 
     def _ndm_in(self, game: Game, hex_name: str, city: int) -> bool:
         return NDM in game.state.city_tokens.get((hex_name, city), [])
 
     def _swap_tokens(self, game: Game, major: Corporation, ndm: Corporation) -> None:
-        st = game.state
         exchange = [Token(EXCHANGE_TOKEN_PRICE), Token(EXCHANGE_TOKEN_PRICE)]
         ndm.tokens.extend(exchange)
         home = major.tokens[0]
@@ -155,9 +158,9 @@ class MergerRules:
         elif major.home is not None:
             hex_name, city = major.home
             if not self._ndm_in(game, hex_name, city):
-                slots = self.tokens_in(game, hex_name, city)  # type: ignore[attr-defined]
+                slots = self.tokens_in(game, hex_name, city)
                 if None in slots:
-                    self._put_token(game, ndm, exchange.pop(0), hex_name, city, slots.index(None))  # type: ignore[attr-defined]
+                    self._put_token(game, ndm, exchange.pop(0), hex_name, city, slots.index(None))
         for tok in major.tokens:
             if tok.hex is not None and self._ndm_in(game, tok.hex, tok.city):
                 self._remove_token(game, major, tok)
@@ -165,9 +168,9 @@ class MergerRules:
         if len(remaining) <= len(exchange):
             for tok in remaining:
                 self._replace_token(game, major, tok, exchange.pop(0))
-            st.extra["cities_to_select"] = []
+            mex_state(game).cities_to_select = []
         else:
-            st.extra["cities_to_select"] = [t.hex for t in remaining]
+            mex_state(game).cities_to_select = [t.hex for t in remaining if t.hex is not None]
 
     def _remove_token(self, game: Game, corp: Corporation, tok: Token) -> None:
         assert tok.hex is not None
@@ -180,15 +183,15 @@ class MergerRules:
         hex_name, city, slot = tok.hex, tok.city, tok.slot
         self._remove_token(game, major, tok)
         ndm = game.state.corporations[NDM]
-        self._put_token(game, ndm, new, hex_name, city, slot)  # type: ignore[attr-defined]
+        self._put_token(game, ndm, new, hex_name, city, slot)
 
     def _select_city(self, game: Game, target: str) -> None:
         st = game.state
-        hexes: list[str] = st.extra["cities_to_select"]  # type: ignore[assignment]
+        hexes: list[str] = mex_state(game).cities_to_select
         if target not in hexes:
             raise EngineError(f"Choose one of {', '.join(hexes)} for the NdM's exchange token.",
                               rule="merger.assign")
-        major = st.corporations[str(st.extra["merged"])]
+        major = st.corporations[str(mex_state(game).merged)]
         ndm = st.corporations[NDM]
         spare = [t for t in ndm.tokens if t.hex is None and t.cost == EXCHANGE_TOKEN_PRICE]
         for tok in [t for t in major.tokens if t.hex in hexes]:
@@ -196,10 +199,10 @@ class MergerRules:
                 self._replace_token(game, major, tok, spare[-1])
             else:
                 self._remove_token(game, major, tok)
-        st.extra["cities_to_select"] = []
+        mex_state(game).cities_to_select = []
 
     def _discard(self, game: Game, corp: Corporation, train_id: str) -> None:
         train = next((t for t in game.state.trains if t.id == train_id), None)
         if train is None or train.owner != corp.id:
             raise EngineError(f"{corp.id} does not own train {train_id}.", rule="train.discard")
-        self.to_open_market(game, train)  # type: ignore[attr-defined]
+        self.to_open_market(game, train)

@@ -5,19 +5,13 @@ is listed in RULES.md. Operating-round hooks are in operating.py, the NdM merger
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
-from engine.core import market as mk
 from engine.core import shares
 from engine.errors import EngineError
-from engine.flow.stock import StockRound, sale_bundle
-from engine.state import IPO, MARKET, Cert, Corporation
-from engine.title import Title
+from engine.state import MARKET, Corporation, State
 from engine.titles.t18mex.auction import MexAuction
-from engine.titles.t18mex.merger import MergerRules
-from engine.titles.t18mex.operating import (
-    CDB,
+from engine.titles.t18mex.ids import (
     COPPER_CANYON,
     COPPER_CANYON_TILE,
     DOUBLE_HEX,
@@ -26,9 +20,10 @@ from engine.titles.t18mex.operating import (
     MINOR_TRAINS,
     NDM,
     PUEBLA,
-    MexOperatingRules,
 )
-from engine.titles.t18mex.variants import BAJA, baja_data
+from engine.titles.t18mex.operating import MexOperatingRules
+from engine.titles.t18mex.state import MexState, mex_state
+from engine.titles.t18mex.variants import BAJA, CDB, baja_data
 
 if TYPE_CHECKING:
     from engine.flow.base import Round
@@ -39,136 +34,7 @@ RESERVED = ("NdM_7", "NdM_8", "UdY_8", "NdM_9")
 MINOR_FLAT_PAY = 15  # all-pass round of an unfinished auction: each floated minor and its owner
 
 
-class MexStockRound(StockRound):
-    """The common stock round; an NdM sale may swap a 10% share for a 5% one from the pool, and
-    a 10% NdM share may be bought from the pool by handing in a 5% one."""
-
-    def must_sell(self, pid: str) -> bool:
-        """Over the certificate limit, or (as the site's must-sell check) holding more than the
-        60% limit of a company of which he may sell some (minor C's trade-in share can lift a
-        holding over it)."""
-        if super().must_sell(pid):
-            return True
-        t = self.title
-        for corp in self.game.state.corporations.values():
-            if (corp.kind == "corporation" and not corp.closed
-                    and shares.percent(corp, pid) > t.max_percent(corp)
-                    and any(self.sell_error(pid, corp, p) is None for p in (10, 5))):
-                return True
-        return False
-
-    def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Cert] | None = None) -> str | None:
-        """The common checks, and: a sale that takes the president's certificate must leave
-        another player holding more than the seller. NdM 5% certificates count in a holding
-        but never fill a larger sale, so without this he could stay the largest holder, and so
-        president, with his certificate in the pool (the site accepts that sale)."""
-        err = super().sell_error(pid, corp, pct, certs)
-        if err or pct < 10:
-            return err
-        bundle = sale_bundle(corp, pid, certs, pct) if certs else shares.pick_for_sale(corp, pid, pct)
-        if not any(c.president for c in bundle):
-            return None
-        left = shares.percent(corp, pid) - pct
-        others = max((shares.percent(corp, p.id) for p in self.game.state.players if p.id != pid), default=0)
-        if others <= left:
-            return (f"You may not sell the {corp.id} president's certificate here: you would still hold "
-                    f"{left}%, no less than any other player, and stay president without it.")
-        return None
-
-    def swap_buy_error(self, pid: str, cert: Cert, five: Cert | None) -> str | None:
-        """Why `pid` may not buy the 10% NdM `cert` by handing in `five` (None = allowed). As on
-        the site, the purchase is judged as if it were a 5% one: half the price, 5% more held."""
-        g, t = self.game, self.title
-        corp = g.state.corporations[NDM]
-        if five is None or five.corp != NDM or five.owner != pid or five.percent != 5:
-            return "Only a 5% NdM certificate of yours may be handed in, for a 10% NdM share."
-        if cert.corp != NDM or cert.percent != 10 or cert.owner not in (MARKET, IPO):
-            return "A 5% NdM certificate may be swapped only for a 10% NdM share for sale."
-        if self.turn_state.bought:
-            return "You have already bought a certificate this turn."
-        if corp.id in self.sold_this_round.get(pid, set()):
-            return f"You sold {corp.id} this round, so you may not buy it again until the next stock round."
-        err = t.extra_buy_error(g, self, pid, corp, cert)
-        if err:
-            return err
-        if shares.percent(corp, pid) + 5 > t.max_percent(corp):
-            return f"You may not hold more than {t.max_percent(corp)}% of {corp.id}."
-        if t.cert_count(g, pid) + 1 > t.cert_limit(g):
-            return f"You are at the certificate limit ({t.cert_limit(g)})."
-        due = t.swap_price(t.share_price(corp) if cert.owner == MARKET else corp.par or 0)
-        if g.state.player(pid).cash < due:
-            return f"The swap costs ${due}; you have ${g.state.player(pid).cash}."
-        return None
-
-    def swap_options(self, pid: str) -> list[tuple[str, str, int]]:
-        """(10% share from the pool, 5% certificate handed in, price to pay) for each allowed swap."""
-        corp = self.game.state.corporations.get(NDM)
-        if corp is None or not corp.ipoed:
-            return []
-        # as on the site: his first 5% and the first 10% of the market's list
-        five = next((c for c in shares.certs_of(corp, pid) if c.percent == 5), None)
-        ten = next((c for c in shares.certs_of(corp, MARKET) if c.percent == 10), None)
-        if five is None or ten is None or self.swap_buy_error(pid, ten, five) is not None:
-            return []
-        return [(ten.id, five.id, self.title.swap_price(self.title.share_price(corp)))]
-
-    def buyable(self, pid: str) -> bool:
-        return super().buyable(pid) or bool(self.swap_options(pid))
-
-    def process(self, action: Any) -> None:
-        super().process(action)
-        self.title.check_end_trigger(self.game)  # the bank breaks the moment it cannot pay
-
-    def sellable(self, pid: str) -> bool:
-        return super().sellable(pid) or bool(self.title._ndm_half_sales(self.game, self, pid))
-
-    def _do_buy_shares(self, pid: str, action: Any) -> None:
-        swap = getattr(action, "swap", None)
-        if not swap:
-            super()._do_buy_shares(pid, action)
-            return
-        corp = self.game.state.corporations[NDM]
-        named = next((c for c in corp.certs if action.shares and c.id == action.shares[0]), None)
-        cert = named
-        if named is not None and named.owner not in (MARKET, IPO):  # an equivalent share will do
-            cert = next((c for c in shares.certs_of(corp, MARKET) if c.percent == named.percent), named)
-        five = next((c for c in corp.certs if c.id == swap), None)
-        err = "Name the 10% NdM share to buy." if cert is None else self.swap_buy_error(pid, cert, five)
-        if err:
-            raise EngineError(err, rule="stock.swap")
-        assert cert is not None
-        price = self.title.share_price(corp) if cert.owner == MARKET else corp.par or 0
-        self.title.do_buy_cert(self.game, self, pid, corp, cert, price, action)
-        self.turn_state.bought = True
-        if self.turn_state.sold:
-            self.turn_state.sold_before_buy = True
-
-    def _do_sell_shares(self, pid: str, action: Any) -> None:
-        corp = self.game.state.corporations.get(str(action.shares[0]).rsplit("_", 1)[0]) if action.shares else None
-        certs = [c for c in corp.certs if c.id in action.shares] if corp else []
-        swap = getattr(action, "swap", None)
-        if swap and (corp is None or corp.id != NDM or action.percent != 10 or len(certs) != 1
-                     or certs[0].percent != 10):
-            raise EngineError("A swap sale sells one 10% NdM share (percent 10) for a 5% one from the pool.",
-                              rule="stock.swap")
-        if corp is not None and (swap or (action.percent == 5 and sum(c.percent for c in certs) == 10)):
-            err = self.sell_error(pid, corp, 5)
-            if err:
-                raise EngineError(err, rule="stock.sell")
-        swapped = corp is not None and self.title.swap_sale(
-            self.game, corp, pid, certs, 5 if swap else action.percent or 0, swap)
-        if swap and not swapped:
-            raise EngineError("Only an ordinary 10% NdM share of yours may be sold for a 5% one.", rule="stock.swap")
-        if swapped:
-            assert corp is not None
-            self.sold_this_round.setdefault(pid, set()).add(corp.id)
-            self.turn_state.sold = True
-            self.turn_state.sold_corps.append(corp.id)
-            return
-        super()._do_sell_shares(pid, action)
-
-
-class Title18MEX(MexOperatingRules, MergerRules, Title):
+class Title18MEX(MexOperatingRules):
     name = "18MEX"
     bankruptcy_allowed = True
     track_restriction = "city_permissive"  # as on the site: new track, or a tile with a city
@@ -179,11 +45,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             self.data = baja_data(self.name)
 
     # ------------------------------------------------------------ setup
-    def setup(self, game: Game) -> Any:
+    def setup(self, game: Game) -> State:
         st = super().setup(game)
         for minor_id, train_id in MINOR_TRAINS.items():
             minor = st.corporations[minor_id]
-            minor.extra["owner"] = None
+            minor.owner = None
             train = next(t for t in st.trains if t.id == train_id)
             train.owner, train.sellable = minor_id, False
             assert minor.home is not None
@@ -191,13 +57,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
             slots = [minor_id] + [None] * (self._printed_slots(hex_name, city) - 1)
             st.city_tokens[(hex_name, city)] = slots
             minor.tokens[0].hex, minor.tokens[0].city, minor.tokens[0].slot = hex_name, city, 0
-        st.extra.update(
-            reserved=list(RESERVED), cert_limit_adjust=0, sr_started=False, end_trigger=None,
-            obsolete=[], merge_candidates=[], merge_trigger=None, cities_to_select=[],
-            merged=None, ors_in_set=1, first_bought=[], recently_floated=[],
-            minor_close_pending=False,
-            open_market=[],  # ids of trains discarded to the open market, in discard order
-        )
+        st.title_state = MexState(reserved=list(RESERVED))
         return st
 
     def _printed_slots(self, hex_name: str, city: int) -> int:
@@ -214,40 +74,36 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         if finished.kind == "auction":
             return self.stock_round(game)
         if finished.kind == "stock":
-            st.extra["ors_in_set"] = int(self.phase_data(game)["operating_rounds_per_set"])
+            mex_state(game).ors_in_set = int(self.phase_data(game)["operating_rounds_per_set"])
             return self.operating_round(game, 1)
-        trigger = st.extra["end_trigger"]
+        trigger = mex_state(game).end_trigger
         if trigger is not None:
             st.end_reason = str(trigger)
             return None
         rnd: Any = finished
-        if rnd.round_num < int(st.extra["ors_in_set"]):  # type: ignore[call-overload]
+        if rnd.round_num < int(mex_state(game).ors_in_set):
             return self.operating_round(game, rnd.round_num + 1)
         return self.stock_round(game)
 
     def check_end_trigger(self, game: Game) -> None:
         """The bank broken or a price at $200 ends the game after the current (next) OR."""
         st = game.state
-        if st.extra["end_trigger"] is not None:
+        if mex_state(game).end_trigger is not None:
             return
         if st.bank.cash < 0:
-            st.extra["end_trigger"] = "bank"
+            mex_state(game).end_trigger = "bank"
         elif any(c.cell is not None and "endgame" in self.market.types(c.cell)
                  for c in st.corporations.values() if not c.closed):
-            st.extra["end_trigger"] = "stock_market"
-
-    def end_game(self, game: Game, reason: str) -> None:
-        game.state.finished = True
-        game.state.end_reason = reason
+            mex_state(game).end_trigger = "stock_market"
 
     def auction_pass_round(self, game: Game) -> None:
         """Everyone passed after something was sold: privates pay; floated minors get a flat sum."""
         st = game.state
         self.pay_companies(game)
-        if st.extra["sr_started"]:
+        if mex_state(game).sr_started:
             return
         for minor in self.minors(game):
-            owner = minor.extra.get("owner")
+            owner = minor.owner
             if minor.floated and isinstance(owner, str):
                 st.player(owner).cash += MINOR_FLAT_PAY
                 minor.cash += MINOR_FLAT_PAY
@@ -258,7 +114,7 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         st = game.state
         if company.id in MINOR_TRAINS:
             minor = st.corporations[company.id]
-            minor.extra["owner"] = pid
+            minor.owner = pid
             minor.floated = True
             return None
         cert_id = self._company_share(company.id)
@@ -293,32 +149,15 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         par_place(game, corp, cell)
         shares.move(corp, shares.president_cert(corp), pid)  # the private's president certificate
 
-    def reserved_ids(self, game: Game) -> list[str]:
-        """Trade-in certificates not handed out yet (not for sale)."""
-        return list(game.state.extra["reserved"])  # type: ignore[call-overload]
-
-    def minors(self, game: Game) -> list[Corporation]:
-        return [c for c in game.state.corporations.values() if c.kind == "minor"]
-
-    # ------------------------------------------------------------ certificates
-    def cert_limit(self, game: Game) -> int:
-        return super().cert_limit(game) + int(game.state.extra["cert_limit_adjust"])  # type: ignore[call-overload]
-
-    def cert_counts(self, corp: Corporation, cert: Cert) -> bool:
-        return not (corp.id == NDM and cert.percent == 5)
-
-    def ndm_unavailable(self, game: Game) -> bool:
-        return "ndm_unavailable" in self.phase_data(game).get("engine_status_flags", [])
-
+    # ------------------------------------------------------------ rounds
     def on_stock_round_start(self, game: Game, rnd: Any) -> None:
-        st = game.state
-        st.extra["sr_started"] = True
-        if st.extra["minor_close_pending"]:  # option delay_minor_close
-            st.extra["minor_close_pending"] = False
+        mex_state(game).sr_started = True
+        if mex_state(game).minor_close_pending:  # option delay_minor_close
+            mex_state(game).minor_close_pending = False
             self.close_minors(game)
 
     def on_float(self, game: Game, corp: Corporation) -> None:
-        game.state.extra["recently_floated"].append(corp.id)  # type: ignore[attr-defined]
+        mex_state(game).recently_floated.append(corp.id)
 
     def end_of_operating_round(self, game: Game, rnd: Any) -> None:
         # as on the site, the next round clears the mark of having run on the companies' trains
@@ -327,143 +166,11 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         super().end_of_operating_round(game, rnd)
         for t in ran:
             t.operated = True
-        game.state.extra["recently_floated"] = []
-
-    def extra_buy_error(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert) -> str | None:
-        if corp.id == NDM and self.ndm_unavailable(game):
-            return "NdM shares may not be bought or sold before phase 3½ (the first 3' train)."
-        if cert.id in game.state.extra["reserved"] and cert.owner == IPO:  # type: ignore[operator]
-            return f"{cert.id} is a reserved trade-in certificate and cannot be bought."
-        if cert.percent == 5 and game.state.player(pid).cash < self.half_share_cost(corp, cert):
-            return f"You cannot afford {cert.id} (${self.half_share_cost(corp, cert)})."
-        if (cert.percent == 5 and self.counts_for_cert_limit(game, corp)
-                and self.cert_count(game, pid) > self.cert_limit(game)):
-            # as the site: a 5% NdM certificate needs room (at the limit is enough), not over it
-            return f"You are over the certificate limit ({self.cert_limit(game)})."
-        return None
-
-    def sell_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
-        if corp.cell is None:  # the Mexican International's free CHI share before the CHI's par
-            return f"A {corp.id} share is worth nothing, and cannot be sold, until someone pars {corp.id}."
-        if corp.id == NDM and self.ndm_unavailable(game):
-            return "NdM shares may not be bought or sold before phase 3½ (the first 3' train)."
-        return None
-
-    def par_error(self, game: Game, rnd: Any, pid: str, corp: Corporation) -> str | None:
-        if corp.closed:
-            return f"{corp.id} was merged into the NdM and closed: it cannot be started again."
-        if corp.id == NDM and not corp.ipoed:
-            return "The NdM is started by the buyer of the Mexican National, not in a stock round."
-        return None
-
-    def do_buy_cert(self, game: Game, rnd: Any, pid: str, corp: Corporation, cert: Cert,
-                    price: int, action: Any) -> None:
-        swap = getattr(action, "swap", None)
-        if swap:
-            five = next((c for c in corp.certs if c.id == swap), None)
-            if (corp.id != NDM or five is None or five.owner != pid or five.percent != 5
-                    or cert.owner not in (MARKET, IPO)):
-                raise EngineError("Only a 5% NdM certificate may be handed in, for a 10% NdM share "
-                                  "for sale.", rule="stock.swap")
-            shares.move(corp, five, cert.owner)  # the 5% goes where the 10% came from
-            price = self.swap_price(price)
-        elif cert.percent == 5:  # half a share, rounded up as the site prices any bundle
-            price = self.half_share_cost(corp, cert)
-        super().do_buy_cert(game, rnd, pid, corp, cert, price, action)
-
-    def half_share_cost(self, corp: Corporation, cert: Cert) -> int:
-        unit = self.share_price(corp) if cert.owner == MARKET else corp.par or 0
-        return math.ceil(unit * cert.percent / 10)
-
-    def swap_price(self, price: int) -> int:
-        """A 10% NdM share bought by handing in a 5% one: its price less the 5%'s (half, rounded up)."""
-        return price - math.ceil(price / 2)
-
-    def player_value(self, game: Game, player: Any) -> int:
-        st = game.state
-        value = player.cash
-        for corp in st.corporations.values():
-            if corp.closed or corp.cell is None:
-                continue
-            price = self.share_price(corp)
-            value += sum(math.ceil(price * c.percent / 10) for c in corp.certs if c.owner == player.id)
-        value += sum(c.value for c in st.companies.values() if c.owner == player.id and not c.closed)
-        return value
+        mex_state(game).recently_floated = []
 
     def end_of_stock_round(self, game: Game, rnd: Any) -> None:
         super().end_of_stock_round(game, rnd)
         self.check_end_trigger(game)
-
-    def tradeable_companies(self, game: Game, rnd: Any, pid: str) -> list[Any]:
-        """Until phase 5 a player may buy a private from another player in a stock turn."""
-        return [c for c in self._stock_private_list(game, rnd, pid) if c.owner != pid]
-
-    def _stock_private_list(self, game: Game, rnd: Any, pid: str) -> list[Any]:
-        """The site's list of privates in a stock turn: held by other players (never A/B/C or
-        the MNR); in phase 2 with `early_buy_of_kcmo` or Baja, the KCMO/CdB whoever holds them,
-        the acting player included (so his turn then waits for a pass)."""
-        st = game.state
-        if (rnd.turn_state.bought or st.player(pid).cash <= 0 or "can_buy_companies_from_other_players"
-                not in self.phase_data(game).get("engine_status_flags", [])):
-            return []
-        players = {p.id for p in st.players}
-        if st.phase == "2" and ("early_buy_of_kcmo" in self.options or BAJA in self.options):
-            keep = {KCMO} if "early_buy_of_kcmo" in self.options else set()
-            keep |= {CDB} if BAJA in self.options else set()
-            return [c for c in st.companies.values() if c.id in keep and c.owner in players and not c.closed]
-        return [c for c in st.companies.values() if c.owner in players - {pid} and not c.closed
-                and c.id not in ("A", "B", "C", "MNR")]
-
-    def extra_stock_kinds(self, game: Game, rnd: Any, pid: str) -> list[str]:
-        return ["buy_company"] if self._stock_private_list(game, rnd, pid) else []
-
-    def stock_round(self, game: Game) -> Round:
-        return MexStockRound(game)
-
-    def swap_sale(self, game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: int,
-                  swap: str | None = None) -> bool:
-        """Selling a 10% NdM share for 5%: the share goes to the pool and a 5% one comes back
-        from it; the seller gets the share's price less the 5% one's and the price does not move.
-        The site's action sells the 10% (percent 10) and names the pool's 5% (`swap`); without
-        it (percent 5) the first 5% of the pool's list. As on the site the 5% moves first."""
-        st = game.state
-        pool_fives = [c for c in shares.certs_of(corp, MARKET) if c.percent == 5]
-        if swap and not any(c.id == swap for c in pool_fives):
-            raise EngineError(f"{swap} is not a 5% NdM certificate in the pool.", rule="stock.swap")
-        five = next((c for c in pool_fives if c.id == swap or not swap), None)
-        if (corp.id != NDM or five is None or len(certs) != 1 or certs[0].percent != 10 or pct != 5
-                or certs[0].owner != pid or certs[0].president):
-            return False
-        shares.move(corp, five, pid)
-        shares.move(corp, certs[0], MARKET)
-        price = self.share_price(corp)
-        amount = price - self.sale_proceeds(corp, price, 5)
-        st.player(pid).cash += amount
-        st.bank.cash -= amount
-        return True
-
-    def process_stock_extra(self, game: Game, rnd: Any, action: Any) -> bool:
-        if action.type == "end_game":
-            self.end_game(game, "manually_ended")
-            rnd.finished = True
-            return True
-        if action.type != "buy_company":
-            return False
-        pid = str(action.entity)
-        if pid != rnd.player_id():
-            raise EngineError(f"It is {game.player_name(rnd.player_id())}'s turn in the stock round, "
-                              f"not {game.player_name(pid)}'s.", rule="turn.wrong_player")
-        company = game.state.companies.get(action.company)
-        if company is None or company not in self.tradeable_companies(game, rnd, pid):
-            raise EngineError(f"You cannot buy {action.company} from another player now.", rule="stock.buy_company")
-        if not 1 <= action.price <= game.state.player(pid).cash:
-            raise EngineError(f"Pay between $1 and your cash for {company.id}.", rule="stock.buy_company")
-        seller = game.state.player(str(company.owner))
-        game.state.player(pid).cash -= action.price
-        seller.cash += action.price
-        company.owner = pid
-        rnd.turn_state.bought = True
-        return True
 
     def operating_round(self, game: Game, round_num: int) -> Round:
         from engine.titles.t18mex.operating import MexOperatingRound
@@ -539,10 +246,10 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         who, _, kinds = pending
         e = {"entity": who, "entity_type": "corporation"}
         if "merge" in kinds:
-            return [{**e, "type": "merge", "corporation": st.extra["merge_candidates"][0]}]  # type: ignore[index]
+            return [{**e, "type": "merge", "corporation": mex_state(game).merge_candidates[0]}]
         if "assign" in kinds:
             return [{**e, "type": "assign", "target": h, "target_type": "hex"}
-                    for h in st.extra["cities_to_select"]]  # type: ignore[attr-defined]
+                    for h in mex_state(game).cities_to_select]
         corp = st.corporations[who]
         return [{**e, "type": "discard_train", "train": t.id} for t in self.counted_trains(game, corp)]
 
@@ -561,87 +268,4 @@ class Title18MEX(MexOperatingRules, MergerRules, Title):
         return [{"entity": KCMO, "entity_type": "company", "type": "lay_tile", "hex": COPPER_CANYON,
                  "tile": free[0], "rotation": r} for r in range(6) if tile.geometry.exits(r) <= edges]
 
-    def _ndm_half_sales(self, game: Game, rnd: Any, pid: str) -> list[str]:
-        """5% sales of NdM: a 5% certificate alone, or a 10% share swapped for a pool 5%."""
-        corp = game.state.corporations.get(NDM)
-        if corp is None or not corp.ipoed or rnd.sell_error(pid, corp, 5) is not None:
-            return []
-        out = []
-        held = shares.certs_of(corp, pid)  # as the site's bundles: his first 5%, his first 10%
-        five = next((c for c in held if c.percent == 5), None)
-        if five is not None:
-            out.append(five.id)
-        ten = next((c for c in held if c.percent == 10 and not c.president), None)
-        if ten is not None and any(c.owner == MARKET and c.percent == 5 for c in corp.certs):
-            out.append(ten.id)
-        return out
-
     # ------------------------------------------------------------ bankruptcy
-    def declare_bankruptcy(self, game: Game, pid: str) -> None:
-        """As on the site, the player sells once for each company his largest bundle the forced
-        purchase rules allow (`sale_options`); his cash goes to the bank and the game ends."""
-        from engine.flow.stock import sell_certs
-
-        st = game.state
-        player = st.player(pid)
-        operating = game.round.corp() if game.round.kind == "operating" else None  # type: ignore[attr-defined]
-        for corp in list(st.corporations.values()):
-            if corp.kind != "corporation" or corp.cell is None:
-                continue
-            options = self.sale_options(game, corp, pid, operating)
-            if options:
-                certs, pct = max(options, key=lambda o: o[1])
-                sell_certs(game, corp, pid, certs, pct)
-        st.bank.cash += player.cash
-        player.cash = 0
-        player.bankrupt = True
-        self.end_game(game, "bankrupt")
-
-    def sale_options(self, game: Game, corp: Corporation, pid: str,
-                     operating: Corporation | None) -> list[tuple[list[Cert], int]]:
-        """The bundles of `corp` that `pid` may sell in one go while raising cash for
-        `operating`'s forced purchase, as the site forms them: his ordinary certificates, fewest
-        first, then with his president's certificate (also for 10% less, a 10% share coming
-        back) if another player holds enough to take it and then holds more than him; an NdM 5%
-        certificate alone. None may overfill the pool, nor cost him the presidency of the
-        company buying the train."""
-        st = game.state
-        held = shares.certs_of(corp, pid)  # in acquisition order, as the site's bundles
-        pres = next((c for c in held if c.president), None)
-        tens = [c for c in held if not c.president and c.percent != 5]
-        bundles: list[tuple[list[Cert], int]] = [(tens[:n], 10 * n) for n in range(1, len(tens) + 1)]
-        if pres is not None:
-            total = 10 * len(tens) + pres.percent
-            bundles += [(tens + [pres], total - 10), (tens + [pres], total)]
-        five = next((c for c in held if c.percent == 5), None)
-        if five is not None:
-            bundles.append(([five], 5))
-        room = self.pool_limit() - shares.percent(corp, MARKET)
-        others = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
-        mine = shares.percent(corp, pid)
-        out = []
-        for certs, pct in bundles:
-            if pct > room or (pres in certs and others < pres.percent):
-                continue
-            if pres in certs and others <= mine - pct:
-                continue  # he would stay the largest holder: the president's certificate stays
-            if corp is operating and pres is not None and mine - pct < others:
-                continue
-            out.append((certs, pct))
-        return out
-
-    def largest_sale(self, game: Game, corp: Corporation, pid: str, operating: Corporation | None) -> int:
-        """The percent of the largest bundle in `sale_options` (0 if none)."""
-        return max((pct for _, pct in self.sale_options(game, corp, pid, operating)), default=0)
-
-    def presidency_swap_pick(self, corp: Corporation, held: list[Cert], count: int) -> list[Cert]:
-        """As on the site: the new president's largest certificates first, so that a 5% NdM
-        one goes only when he has too few 10% ones; among equal ones the latest acquired first."""
-        return sorted(reversed(held), key=lambda c: -c.percent)[:count]
-
-    def sale_proceeds(self, corp: Corporation, price: int, pct: int) -> int:
-        return math.ceil(price * pct / 10)  # a 5% NdM certificate fetches half a share, rounded up
-
-    def move_on_sale(self, game: Game, corp: Corporation, pct: int, bundle: tuple[str, ...] = ()) -> None:
-        if corp.cell is not None:
-            mk.move(game.state, corp, self.market.down(corp.cell, pct // 10))

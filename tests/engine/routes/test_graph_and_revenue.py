@@ -7,7 +7,8 @@ import pytest
 from engine.actions import Route
 from engine.core.data import load_title_data
 from engine.errors import EngineError
-from engine.routes.graph import reachable, track_graph
+from engine.routes.graph import track_graph
+from engine.routes.reach import reachable
 from engine.routes.revenue import score_routes, train_spec
 from engine.routes.types import Board, RouteRules, TrainSpec
 

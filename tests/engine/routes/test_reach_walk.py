@@ -3,7 +3,7 @@ a node or at a junction of track, and never crosses an edge twice on the way."""
 
 from __future__ import annotations
 
-from engine.routes.graph import reachable
+from engine.routes.reach import reachable
 
 from ._boards import MS_PASS, ms_board
 

@@ -19,6 +19,7 @@ from engine import EngineError, Game
 from engine.core import shares
 from engine.legal import Legal, candidate_actions, legal_moves
 from engine.state import IPO
+from engine.titles.t1870.state import corp1870
 from tests.engine._props import check_common_invariants, total_money
 
 SELL_WEIGHT = 0.03  # a player's sale in a stock round: rare (more and prices churn for ever)
@@ -75,7 +76,7 @@ def weight(g: Game, a: dict[str, Any], lg: Legal) -> float:
         data = g.title.data
         h = data.hexes[a["hex"]]
         w = {"city": 4.0, "town": 3.0}.get(h.kind, 1.5)
-        dest = corp.extra.get("destination")
+        dest = corp1870(corp).destination
         if isinstance(dest, str) and dest in data.hexes:
             w *= 1 + 6 / (1 + _hex_distance(h, data.hexes[dest]))
         return w

@@ -4,16 +4,17 @@ president's emergency sale late in the last OR of a set ends the game after that
 
 from __future__ import annotations
 
+from engine.titles.t1870.state import state1870
 from tests.engine.t1870._util import BANKRUPT, replay
 
 
 def test_sale_proceeds_the_bank_cannot_cover_break_it() -> None:
     g = replay(BANKRUPT, 846)  # SP's president 14945 must raise money for a train
     g.state.bank.cash = 20
-    assert not g.state.extra["bank_broken"]
+    assert not state1870(g).bank_broken
     g.apply({"type": "sell_shares", "entity": "14945", "entity_type": "player",
              "shares": ["MKT"], "percent": 10})  # $30 from a bank holding $20
-    assert g.state.extra["bank_broken"]
+    assert state1870(g).bank_broken
 
 
 def test_sale_the_bank_can_cover_does_not_break_it() -> None:
@@ -21,4 +22,4 @@ def test_sale_the_bank_can_cover_does_not_break_it() -> None:
     g.state.bank.cash = 30
     g.apply({"type": "sell_shares", "entity": "14945", "entity_type": "player",
              "shares": ["MKT"], "percent": 10})
-    assert not g.state.extra["bank_broken"] and g.state.bank.cash == 0
+    assert not state1870(g).bank_broken and g.state.bank.cash == 0

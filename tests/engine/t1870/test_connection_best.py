@@ -16,7 +16,7 @@ import pytest
 from engine.actions import parse_action
 from engine.core.data import load_title_data
 from engine.game import Game
-from engine.routes.graph import reachable
+from engine.routes.reach import reachable
 from engine.routes.revenue import check_line, route_context, score_routes, train_spec
 from engine.routes.solver import best_routes
 from engine.routes.types import Board, NodeRef, RouteRules, TrainSpec
@@ -25,6 +25,7 @@ from engine.titles.t1870.connection import (
     best_connection_routes,
     best_connection_solution,
 )
+from engine.titles.t1870.state import corp1870
 from tests.engine.routes._boards import all_lines
 from tests.engine.t1870._util import ALLOWED, BANK, BANKRUPT, SMALL, fixture, replay
 
@@ -69,7 +70,7 @@ def _check_position(game: Game) -> tuple[int, int]:
     assert sol is not None and sol.exact
     routes = best_connection_routes(game, corp)
     assert routes is not None and routes == [r.model_dump(exclude_none=True) for r in sol.routes]
-    home, dest = corp.home[0], corp.extra["destination_run_hex"]  # type: ignore[index]
+    home, dest = corp.home[0], corp1870(corp).destination_run_hex
     assert (routes[0]["hexes"][0], routes[0]["hexes"][-1]) == (dest, home)
     assert len({r["train"] for r in routes}) == len(routes)
     walk = game.title.connection_route(game, corp)  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from engine.errors import EngineError
 from engine.game import Game
 from engine.io.export18xx import import_game
 from engine.legal import candidate_actions, legal_moves
+from engine.titles.t1870.state import corp1870
 from tests.engine.t1870._util import BANK, FIXTURES, replay
 
 MOVES = ("buy_shares", "sell_shares", "pass", "choose", "assign", "discard_train", "dividend", "run_routes")
@@ -113,7 +114,7 @@ def test_connection_route_offered_and_required() -> None:
     route = offers[0]["routes"][0]
     fw = g.state.corporations["FW"]
     assert fw.home is not None
-    assert route["hexes"][0] == fw.extra["destination_run_hex"] and route["hexes"][-1] == fw.home[0]
+    assert route["hexes"][0] == corp1870(fw).destination_run_hex and route["hexes"][-1] == fw.home[0]
     err = rejected_run(g, {"entity": "FW", "entity_type": "corporation", "type": "run_routes", "routes": []})
     assert err == "connection.route"
     g.apply(offers[0])

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core import shares
 from engine.state import IPO
+from engine.titles.t1870.state import corp1870, state1870
 from tests.engine.t1870._util import BANK, BANKRUPT, SMALL, logged, rejected, replay
 
 
@@ -39,7 +40,7 @@ def test_connection_run_charter_forfeits_the_bonus() -> None:
     g.apply({"type": "choose", "entity": "GMO", "entity_type": "corporation", "choice": "Charter"})
     gmo = g.state.corporations["GMO"]
     assert gmo.tokens[-1].cost == 100 and gmo.tokens[-1].hex is None
-    assert "destination_hex_reached" not in gmo.extra
+    assert corp1870(gmo).destination_hex_reached is None
 
 
 def test_destination_bonus_doubles_the_destination_at_a_routes_end() -> None:
@@ -91,7 +92,7 @@ def test_port_tokens_open_then_closed() -> None:
         rules = t.route_rules(g, corp)
         return int(rules.route_bonus(t.board(g), corp.id, stops))
 
-    assert st.extra["assignments"]["GSC"] == {"hex": "M20", "corp": "GMO", "closed": False}
+    assert state1870(g).assignments["GSC"] == {"hex": "M20", "corp": "GMO", "closed": False}
     assert bonus(gmo) == 20 and bonus(mp) == 10
     err = rejected(g, {"type": "assign", "entity": "GSC", "entity_type": "company", "target": "N17"})
     assert err.rule == "company.port"
@@ -124,7 +125,7 @@ def test_half_dividend_keeps_half_rounded_down_to_ten() -> None:
 def test_bank_broken_ends_the_game_after_the_or_set() -> None:
     g = replay(BANK)
     assert g.finished and g.state.end_reason == "bank"
-    assert g.state.extra["bank_broken"] and g.state.bank.cash < 0
+    assert state1870(g).bank_broken and g.state.bank.cash < 0
     assert g.round.kind == "operating"
     err = rejected(g, {"type": "pass", "entity": "9263", "entity_type": "player"})
     assert err.rule == "game.over"
@@ -135,7 +136,7 @@ def test_bankruptcy_ends_the_game_at_once_without_price_drops() -> None:
     assert g.finished and g.state.end_reason == "bankrupt"
     broke = next(p for p in g.state.players if p.bankrupt)
     assert broke.id == "14945" and broke.cash == 0
-    assert g.state.extra["sell_queue"]  # queued for protection, never resolved
+    assert state1870(g).sell_queue  # queued for protection, never resolved
 
 
 def test_bankruptcy_only_when_forced() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
+from engine.titles.t1870.state import state1870
 from tests.engine.t1870._random import LATE, Run, play
 
 
@@ -53,7 +54,7 @@ def test_a_fresh_game_ends_with_the_bank_broken_in_a_late_phase() -> None:
         if g.state.end_reason == "bank" and run.phases[-1] in LATE:
             rnd = g.round  # the set of operating rounds is played out
             assert rnd.kind == "operating"
-            assert rnd.round_num == g.state.extra["ors_in_set"]  # type: ignore[attr-defined]
+            assert rnd.round_num == state1870(g).ors_in_set
             assert g.state.bank.cash < 0 and sorted(g.result()) == sorted(p.id for p in g.state.players)
             return
         tried.append(run.summary(g))

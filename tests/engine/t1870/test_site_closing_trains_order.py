@@ -6,6 +6,7 @@ finish_on_400: after SLSF closed holding 4-1, 3-4 and 3-2, bought in that order,
 
 from __future__ import annotations
 
+from engine.titles.t1870.state import state1870
 from tests.engine.t1870._util import BANKRUPT, fixture, replay
 
 
@@ -17,6 +18,6 @@ def test_closing_trains_reach_the_open_market_in_the_order_bought() -> None:
               if 620 <= a["id"] <= 629 and a["type"] == "buy_train" and a["entity"] == "ATSF"]
     assert bought == ["6-1", "6-0"] and sorted(held) == ["6-0", "6-1"]
     g.title.close_corporation(g, atsf)
-    assert g.state.extra["open_market"][-2:] == ["6-1", "6-0"]
+    assert state1870(g).open_market[-2:] == ["6-1", "6-0"]
     assert "6-1" in {t.id for t in g.title.market_trains(g)}
     assert "6-0" not in {t.id for t in g.title.market_trains(g)}

@@ -15,7 +15,8 @@ import pytest
 from engine import Game
 from engine.errors import EngineError
 from engine.io.export18xx import export_game, import_game
-from engine.routes.graph import is_blocked, track_graph
+from engine.routes.graph import track_graph
+from engine.routes.reach import is_blocked
 from tests.engine._props import random_play
 from tests.engine.t1870._util import (
     ALLOWED,

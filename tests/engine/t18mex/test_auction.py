@@ -52,7 +52,7 @@ def test_all_pass_after_a_sale_pays_privates_and_minors() -> None:
     bid(g, "P1", "MCAR", 20)
     bid(g, "P2", "KCMO", 40)
     bid(g, "P3", "A", 50)
-    assert g.state.corporations["A"].floated and g.state.corporations["A"].extra["owner"] == "P3"
+    assert g.state.corporations["A"].floated and g.state.corporations["A"].owner == "P3"
     cash = {p: g.state.player(p).cash for p in P}
     passes(g, 3)
     assert g.state.player("P1").cash == cash["P1"] + 5

@@ -4,6 +4,7 @@ the next operating round even if pool purchases refill it before the round ends.
 
 from __future__ import annotations
 
+from engine.titles.t18mex.state import mex_state
 from tests.engine.t18mex._helpers import G13315, act, at
 
 
@@ -17,4 +18,4 @@ def test_bank_broken_in_a_stock_round_stays_broken() -> None:
     assert g.state.bank.cash >= 0  # refilled by the pool purchase
     while g.round.kind == "stock":
         act(g, str(g.legal().entity), "pass", "player")
-    assert g.state.extra["end_trigger"] == "bank"
+    assert mex_state(g).end_trigger == "bank"

@@ -5,6 +5,7 @@ first 6') like the trains the companies own."""
 from __future__ import annotations
 
 from engine.game import Game
+from engine.titles.t18mex.state import mex_state
 from tests.engine.t18mex._helpers import G13315, act, at
 
 
@@ -28,7 +29,7 @@ def test_pool_four_goes_obsolete_on_the_first_6_prime() -> None:
     _to_pool(g, "4-1")
     g.state.corporations["CHI"].cash += 600  # not a forced purchase: the pool's 4 is no matter
     act(g, "CHI", "buy_train", train="6'-0", price=600, variant="6'")
-    assert "4-1" in g.state.extra["obsolete"]  # type: ignore[operator]
+    assert "4-1" in mex_state(g).obsolete
 
 
 def test_pool_four_rusts_on_the_first_6_prime_with_hard_rust() -> None:

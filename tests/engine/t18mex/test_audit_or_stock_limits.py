@@ -5,6 +5,7 @@ limit; a player over the limit may not take a 5% NdM certificate either."""
 from __future__ import annotations
 
 from engine.core import market as mk
+from engine.titles.t18mex.state import mex_state
 from tests.engine.t18mex._helpers import G13315, at
 
 
@@ -12,7 +13,7 @@ def _setup(over: int):  # type: ignore[no-untyped-def]
     g = at(G13315, 439)  # 1048 buys the pool's NdM_8 next (at $100 in the real game)
     st, t = g.state, g.title
     n = t.cert_count(g, "1048")
-    st.extra["cert_limit_adjust"] = int(st.extra["cert_limit_adjust"]) + (n - over) - t.cert_limit(g)
+    mex_state(g).cert_limit_adjust = int(mex_state(g).cert_limit_adjust) + (n - over) - t.cert_limit(g)
     assert t.cert_count(g, "1048") - t.cert_limit(g) == over
     ndm = st.corporations["NdM"]
     return g, ndm, next(c for c in ndm.certs if c.id == "NdM_8")

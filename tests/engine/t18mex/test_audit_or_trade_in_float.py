@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.core import shares
 from engine.flow.stock import par_place
 from engine.game import Game
+from engine.titles.t18mex.state import mex_state
 from tests.engine.t18mex._helpers import G13315, act, at
 
 
@@ -35,4 +36,4 @@ def test_trade_in_floats_the_udy() -> None:
     assert udy.cash == 700 + c_cash  # ten times par, and the minor's treasury
     assert st.bank.cash == bank + 180 - 700
     assert "UdY" not in g.round.order  # type: ignore[attr-defined]  # operates from the next round
-    assert "UdY" in st.extra["recently_floated"]  # type: ignore[operator]
+    assert "UdY" in mex_state(g).recently_floated

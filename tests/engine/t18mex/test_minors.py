@@ -12,7 +12,7 @@ def test_auction_floats_minors_for_their_buyers() -> None:
     g = at(G13315, 7)
     for minor, owner in OWNERS.items():
         m = g.state.corporations[minor]
-        assert m.floated and m.extra["owner"] == owner
+        assert m.floated and m.owner == owner
         assert g.state.companies[minor].owner == owner
         assert [t.id for t in g.state.trains if t.owner == minor] == [{"A": "2-0", "B": "2-1", "C": "2-2"}[minor]]
     assert g.round.current() == ("671", "player") and g.round.kinds() == ["par"]  # MNR: NdM par first
@@ -52,7 +52,7 @@ def test_minors_close_at_the_first_3_prime() -> None:
     assert (owner_of["NdM_7"], owner_of["NdM_8"], owner_of["UdY_8"]) == (OWNERS["A"], OWNERS["B"], OWNERS["C"])
     for minor in OWNERS:
         m = after.state.corporations[minor]
-        assert m.closed and not m.floated and m.cash == 0 and m.extra["owner"] is None
+        assert m.closed and not m.floated and m.cash == 0 and m.owner is None
         assert all(t.hex is None for t in m.tokens)
         assert all(minor not in slots for slots in after.state.city_tokens.values())
         assert not [t for t in after.state.trains if t.owner == minor]

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import EngineError, Game
 from engine.legal import candidate_actions, legal_moves
+from engine.titles.t18mex.state import mex_state
 from tests.engine.t18mex._helpers import G13315, at
 
 OR1_TM = 40  # 13315: the first operating round reaches its first company (TM, floated in SR 1)
@@ -48,12 +49,12 @@ def lay_yellow_tiles(g: Game, corp: str) -> int:
 
 def test_triple_yellow_first_or() -> None:
     g = fresh(OR1_TM, "triple_yellow_first_or")
-    assert "TM" in g.state.extra["recently_floated"]
+    assert "TM" in mex_state(g).recently_floated
     assert lay_yellow_tiles(g, "TM") == 3
     plain = fresh(OR1_TM)
     assert lay_yellow_tiles(plain, "TM") == 2
     # only in the OR right after floating
-    g.state.extra["recently_floated"] = []
+    mex_state(g).recently_floated = []
     assert len(g.title.tile_lays(g, g.round, g.state.corporations["TM"])) == 2
 
 
@@ -81,11 +82,11 @@ def test_early_buy_of_kcmo() -> None:
 
 def test_delay_minor_close() -> None:
     g = fresh(FIRST_3P - 1, "delay_minor_close")
-    owners = {m: g.state.corporations[m].extra["owner"] for m in ("A", "B", "C")}
+    owners = {m: g.state.corporations[m].owner for m in ("A", "B", "C")}
     g.apply(fixture_action(FIRST_3P))
     assert g.state.phase == "3½"
     assert not any(g.state.corporations[m].closed for m in ("A", "B", "C"))
-    assert g.state.extra["minor_close_pending"]
+    assert mex_state(g).minor_close_pending
     # the minors keep operating (their 2-trains do not rust) until the next stock round
     while g.round.kind != "stock":
         acts = candidate_actions(g)
@@ -115,7 +116,7 @@ def test_hard_rust_t4() -> None:
     plain = fresh(FIRST_6P - 1)
     plain.apply(fixture_action(FIRST_6P))
     kept = [t for t in plain.state.trains if t.id in fours]
-    assert all(not t.gone and t.id in plain.state.extra["obsolete"] for t in kept)
+    assert all(not t.gone and t.id in mex_state(plain).obsolete for t in kept)
 
 
 def test_baja_variant_map_and_company() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from engine import EngineError, Game
 from engine.legal import candidate_actions, legal_moves
+from engine.titles.t18mex.state import mex_state
 
 WEIGHT = {"buy_train": 50, "merge": 5, "assign": 5, "discard_train": 5, "lay_tile": 3, "run_routes": 10,
           "dividend": 5, "buy_shares": 4, "par": 4, "place_token": 3, "sell_shares": 0.05, "pass": 0.5,
@@ -75,7 +76,7 @@ def test_random_play_passes_phase_5_and_the_ndm_merger(decision: str, seeds: tup
         replayed = Game("18MEX", [p for p, _ in g.players], actions=g.export_actions())
         assert replayed.result() == g.result()
         tried.append((seed, phases, dict(seen)))
-        if "5" in phases and phases[-1] != "5" and g.state.extra["merged"] and seen["merge"] and seen[decision]:
+        if "5" in phases and phases[-1] != "5" and mex_state(g).merged and seen["merge"] and seen[decision]:
             return
     raise AssertionError(f"no seed passed phase 5 through the merger and a {decision}: {tried}")
 
@@ -85,5 +86,5 @@ if __name__ == "__main__":
 
     for s in range(int(sys.argv[1]), int(sys.argv[2])):
         g, seen, phases = play(s, 3 + s % 3)
-        print(s, len(g.log), g.finished, g.state.end_reason, phases, g.state.extra.get("merged"),
+        print(s, len(g.log), g.finished, g.state.end_reason, phases, mex_state(g).merged,
               {k: seen[k] for k in ("merge", "assign", "discard_train", "bankrupt", "sell_shares")})

@@ -9,6 +9,7 @@ import pytest
 
 from engine import EngineError
 from engine.io.export18xx import import_game
+from engine.titles.t18ms.state import ms_state
 from tests.engine._helpers import load_fixture
 
 
@@ -35,12 +36,12 @@ def test_mm_token_in_new_orleans_gets_no_bonus(f2) -> None:
     g.apply(mm_token("I1-0-0"))
     assert gmo.cash == cash - 20
     assert g.state.bank.cash == bank + 20
-    assert "GMO" not in g.state.extra["no_bonus"]
+    assert "GMO" not in ms_state(g).no_bonus
 
 
 def test_normal_token_in_new_orleans_still_pays(f2) -> None:
     g = import_game(f2, upto=83)  # GMO's own token in New Orleans (logged)
-    assert "GMO" in g.state.extra["no_bonus"]
+    assert "GMO" in ms_state(g).no_bonus
 
 
 def test_mm_only_in_the_token_step(f2) -> None:
@@ -56,7 +57,7 @@ def test_bs_only_in_the_track_step(f2) -> None:
     g = import_game(f2, upto=82)  # GMO's token step
     _give(g, "BS", "GMO")
     g.state.companies["BS"].uses = 0
-    g.state.extra["bs_or"] = None
+    ms_state(g).bs_or = None
     with pytest.raises(EngineError) as err:
         g.apply({"entity": "BS", "entity_type": "company", "type": "lay_tile", "hex": "H4",
                  "tile": "9-9", "rotation": 0})

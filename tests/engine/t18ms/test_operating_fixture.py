@@ -10,6 +10,7 @@ from engine import EngineError
 from engine.core import shares
 from engine.io.export18xx import import_game
 from engine.state import MARKET
+from engine.titles.t18ms.state import ms_state
 from tests.engine._helpers import load_fixture
 
 F1, F2 = "18MS/14375.json", "18MS/17510.json"
@@ -111,16 +112,16 @@ def test_terrain_cost_paid_only_once(f1, f2) -> None:
 def _bonus(g, aid: int, data: dict) -> int:
     """The Chattanooga bonus is paid by a lay in B10 only."""
     act = next(a for a in data["actions"] if a["id"] == aid)
-    return -50 if act["hex"] == "B10" and g.state.extra["chattanooga"] else 0
+    return -50 if act["hex"] == "B10" and ms_state(g).chattanooga else 0
 
 
 def test_bs_lays_twice_in_one_or_and_chattanooga_bonus(f1) -> None:
     g = import_game(f1, upto=89)
-    assert not g.state.extra["chattanooga"]
+    assert not ms_state(g).chattanooga
     cash = g.state.corporations["IC"].cash
     g.apply({"entity": "BS", "entity_type": "company", "type": "lay_tile", "hex": "B10",
              "tile": "9-5", "rotation": 1})
-    assert g.state.extra["chattanooga"] and g.state.corporations["IC"].cash == cash + 50
+    assert ms_state(g).chattanooga and g.state.corporations["IC"].cash == cash + 50
     assert g.state.bank.cash == import_game(f1, upto=89).state.bank.cash - 50
     rejected(g, {"entity": "BS", "entity_type": "company", "type": "lay_tile", "hex": "C11",
                  "tile": "9-7", "rotation": 1}, "company.used", "extra tile lays are used up")
@@ -132,12 +133,12 @@ def test_new_orleans_token_pays_100_and_route_bonus(f1) -> None:
     assert ("I1-0-0", 40) in g.legal().token_cities
     g.apply({"entity": "Fr", "entity_type": "corporation", "type": "place_token", "city": "I1-0-0", "slot": 0})
     assert g.state.corporations["Fr"].cash == cash - 40 + 100
-    assert g.state.extra["no_bonus"] == ["Fr"]  # phase 3: the $10 route bonus too
+    assert ms_state(g).no_bonus == ["Fr"]  # phase 3: the $10 route bonus too
     # one token per turn
     assert "place_token" not in g.legal().kinds
     # the first 6-train (action 263) removes the route bonus and closes the privates
     g = import_game(f1, upto=263)
-    assert g.state.phase == "6" and g.state.extra["no_bonus"] == []
+    assert g.state.phase == "6" and ms_state(g).no_bonus == []
     assert all(c.closed for c in g.state.companies.values())
 
 

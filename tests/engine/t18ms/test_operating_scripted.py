@@ -7,6 +7,7 @@ import pytest
 
 from engine import EngineError
 from engine.io.export18xx import import_game
+from engine.titles.t18ms.state import ms_state
 from tests.engine._helpers import (
     do,
     draft,
@@ -109,7 +110,7 @@ def test_mc_refused_after_or_4_and_obsolescence_with_salvage() -> None:
     until(g, "GMO")
     while g.round.step_name() != "buy_train":
         pass_(g, "GMO")
-    assert g.state.extra["unbuyable"] == []
+    assert ms_state(g).unbuyable == []
     assert "2+-0" in [t[0] for t in g.legal().trains]
     ic_cash, fr_cash = g.state.corporations["IC"].cash, g.state.corporations["Fr"].cash
     bank = g.state.bank.cash

@@ -1,0 +1,371 @@
+"""A corporation's reach over the track graph (engine/routes/graph.py): which nodes its tokens
+block or let pass, and what its network touches from its placed tokens (nodes, cities, edges,
+hexes), walked once per tile layout and token placement and cached."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.routes.graph import (
+    NodeInfo,
+    PathInfo,
+    TrackGraph,
+    _across,
+    _PathStep,
+    board_key,
+    track_graph,
+)
+from engine.routes.types import Board, NodeRef
+
+# ---------------------------------------------------------------------------------------------
+# Tokens and passability
+
+
+def city_tokens(board: Board, ref: NodeRef) -> tuple[str | None, ...]:
+    if ref[1] != "city":
+        return ()
+    return tuple(board.tokens.get((ref[0], ref[2]), ()))
+
+
+def is_blocked(board: Board, info: NodeInfo, corp: str) -> bool:
+    """A city whose every slot holds another corporation's token (corp cannot pass). A city may
+    list more slots than its tile prints (a title's squeezed-in space): each one counts."""
+    if info.kind != "city":
+        return False
+    toks = city_tokens(board, info.ref)
+    if corp in toks:
+        return False
+    filled = [t for t in toks if t is not None]
+    slots = max(info.node.slots, len(toks), 1)
+    return len(filled) >= slots
+
+
+def can_pass(board: Board, info: NodeInfo, corp: str, pass_through: frozenset[str]) -> bool:
+    """Whether a route or the corp's track may run through this node and on."""
+    if info.offboard and info.hex not in pass_through:
+        return False
+    return not is_blocked(board, info, corp)
+
+
+def token_nodes(board: Board, g: TrackGraph, corp: str) -> list[int]:
+    out = []
+    for (hex_name, index), toks in board.tokens.items():
+        if corp in toks:
+            i = g.node_ids.get((hex_name, "city", index))
+            if i is not None:
+                out.append(i)
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reach
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What a corporation's network touches, starting from its placed tokens."""
+
+    # (hex, edge) pairs the corp's track reaches: the edge a reached path ends on, and the
+    # facing edge of the neighbouring hex (so an empty neighbour shows which edge a new tile
+    # must use)
+    edges: frozenset[tuple[str, int]]
+    nodes: frozenset[NodeRef]  # every node reached (token cities included)
+    cities: frozenset[NodeRef]  # the reached cities (for token placement)
+    connected_hexes: frozenset[str]  # hexes holding reached track or nodes
+    paths: frozenset[int] = frozenset()  # ids of reached tile paths (TrackGraph.paths)
+
+
+_REACH_CACHE: dict[tuple[object, ...], Reach] = {}
+
+
+class _ReachWalk:
+    """One corporation's reach walk (see `reachable`): what it has reached so far, and the
+    state of the walk from the current token."""
+
+    def __init__(self, board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str]) -> None:
+        self.board, self.g, self.corp, self.pass_through = board, g, corp, pass_through
+        self.reached_paths: set[int] = set()
+        self.reached_nodes: set[int] = set()
+        self.edges: set[tuple[str, int]] = set()
+        self.visited_nodes: set[int] = set()
+        self.visited_paths: set[int] = set()
+        self.crossed: dict[tuple[str, int, tuple[int, int] | None], int] = {}
+        # sizes of everything the walk could reach at most (see `_closure`): once reached,
+        # nothing is left to find and the walk stops
+        self.whole: tuple[int, int, int] = (-1, -1, -1)
+        self.targets: frozenset[int] = frozenset()  # paths whose reaching ends the walk
+        self.table = _walk_table(g)
+        self.pass_cache: dict[int, bool] = {}
+
+    def walk_node(self, nid: int, converging: bool) -> None:
+        if nid in self.visited_nodes:
+            return
+        self.visited_nodes.add(nid)
+        info = self.g.nodes[nid]
+        for pid in self.g.ends[info.hex].get((info.kind, info.ref[2], None), ()):
+            self.walk_path(nid, pid, None, converging)
+        if converging:
+            self.visited_nodes.discard(nid)
+
+    def passable(self, nid: int) -> bool:
+        ok = self.pass_cache.get(nid)
+        if ok is None:
+            ok = self.pass_cache[nid] = can_pass(self.board, self.g.nodes[nid], self.corp, self.pass_through)
+        return ok
+
+    def walk_path(self, origin: int, pid: int, skip: int | None, converging: bool) -> None:
+        step = self.table[pid] or _path_step(self.g, pid)
+        crossed = self.crossed
+        if pid in self.visited_paths or any(crossed.get(m) for m in step.marks):
+            return
+        self.visited_paths.add(pid)
+        self.reached_paths.add(pid)
+        self.edges.update(step.edges)
+        self.reached_nodes.update(step.nodes)
+        if pid in self.targets or (
+                (len(self.reached_paths), len(self.reached_nodes), len(self.edges)) == self.whole):
+            raise _Complete
+        if not step.terminal:
+            for nid in step.nodes:
+                if nid != origin and self.passable(nid):
+                    self.walk_node(nid, converging)
+        for edge, mark, shared, onward_paths in step.exits:
+            if edge == skip:
+                continue
+            crossed[mark] = crossed.get(mark, 0) + 1
+            onward = converging or shared
+            for qid, entry in onward_paths:
+                self.walk_path(origin, qid, entry, onward)
+            crossed[mark] -= 1
+        if converging:
+            self.visited_paths.discard(pid)
+
+
+def _walk_table(g: TrackGraph) -> list[_PathStep | None]:
+    if g.walk_table is None:
+        g.walk_table = [None] * len(g.paths)
+    return g.walk_table
+
+
+# (id of the path's hex part, path id, ids of the parts of the hexes its edge ends face) ->
+# (those parts, the step): a step depends on nothing else, so graphs that share the parts share it
+_STEPS: dict[tuple[int, ...], tuple[tuple[Any, ...], _PathStep]] = {}
+
+
+def _path_step(g: TrackGraph, pid: int) -> _PathStep:
+    """The walk's view of one path (made once per graph, on first use)."""
+    table = _walk_table(g)
+    step = table[pid]
+    if step is None:
+        path = g.paths[pid]
+        neighbors = g.data.hexes[path.hex].neighbors
+        parts = (g.placed.get(path.hex), *[g.placed.get(neighbors.get(ep[1], ""))
+                                           for ep in (path.a, path.b) if ep[0] == "edge"])
+        key = (pid, *map(id, parts))
+        got = _STEPS.get(key)
+        if got is not None and all(a is b for a, b in zip(got[0], parts, strict=True)):
+            step = got[1]
+        else:
+            step = _make_step(g, path)
+            if parts[0] is not None:
+                if len(_STEPS) > 50_000:
+                    _STEPS.clear()
+                _STEPS[key] = (parts, step)
+        table[pid] = step
+    return step
+
+
+def _make_step(g: TrackGraph, path: PathInfo) -> _PathStep:
+    neighbors = g.data.hexes[path.hex].neighbors
+    ends = [ep for ep in (path.a, path.b) if ep[0] == "edge"]
+    edges: list[tuple[str, int]] = []
+    exits = []
+    for ep in ends:
+        edges.append((path.hex, ep[1]))
+        nb = neighbors.get(ep[1])
+        if nb is None:
+            continue
+        edges.append((nb, (ep[1] + 3) % 6))
+        shared = sum(len(p) for e, p in g.ends[path.hex].items() if e[0] == "edge" and e[1] == ep[1]) > 1
+        onward = tuple((qid, nb_ep[1]) for nb_ep in _across(g, neighbors, ep)
+                       for qid in g.ends[nb_ep[0]].get(("edge", nb_ep[1], nb_ep[2]), ()))
+        exits.append((ep[1], (path.hex, ep[1], ep[2]), shared, onward))
+    nodes = tuple(nid for ep in (path.a, path.b) if ep[0] != "edge"
+                  for nid in [g.node_ids.get((path.hex, ep[0], ep[1]))] if nid is not None)
+    return _PathStep(tuple((path.hex, ep[1], ep[2]) for ep in ends), tuple(edges), nodes,
+                     path.terminal, tuple(exits))
+
+
+class _Complete(Exception):
+    """The reach walk has found everything it could find, or what it was looking for."""
+
+
+def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str],
+             tokens: list[int]) -> tuple[set[int], set[int], set[tuple[str, int]]]:
+    """The paths, nodes and edges the reach walk could reach at most: the same moves
+    with none of the walk's never-turn-back limits. The walk's sets only grow and stay within
+    these, so when their sizes match the walk may stop (a late-game network of junctions is
+    otherwise walked again below every shared exit)."""
+    paths: set[int] = set()
+    nodes: set[int] = set(tokens)
+    edges: set[tuple[str, int]] = set()
+    expanded = set(tokens)
+    stack = [pid for n in tokens for pid in g.ends[g.nodes[n].hex].get(
+        (g.nodes[n].kind, g.nodes[n].ref[2], None), ())]
+    while stack:
+        pid = stack.pop()
+        if pid in paths:
+            continue
+        paths.add(pid)
+        step = _path_step(g, pid)
+        edges.update(step.edges)
+        nodes.update(step.nodes)
+        if not step.terminal:
+            for nid in step.nodes:
+                if nid not in expanded and can_pass(board, g.nodes[nid], corp, pass_through):
+                    expanded.add(nid)
+                    info = g.nodes[nid]
+                    stack.extend(g.ends[info.hex].get((info.kind, info.ref[2], None), ()))
+        for _edge, _mark, _shared, onward in step.exits:
+            stack.extend(qid for qid, _entry in onward)
+    return paths, nodes, edges
+
+
+def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: frozenset[int]
+                ) -> _ReachWalk:
+    g = track_graph(board)
+    order = {h: i for i, h in enumerate(g.data.hexes)}
+    tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
+    walker = _ReachWalk(board, g, corp, pass_through)
+    walker.reached_nodes.update(tokens)
+    paths, nodes, edges = _closure(board, g, corp, pass_through, tokens)
+    walker.whole = (len(paths), len(nodes), len(edges))
+    walker.targets = targets & paths
+    if targets and not walker.targets:
+        return walker  # none of them can be reached
+    try:
+        for start in tokens:
+            walker.visited_nodes = set(tokens) - {start}
+            walker.visited_paths = set()
+            walker.crossed = {}
+            walker.walk_node(start, False)
+    except _Complete:
+        pass
+    return walker
+
+
+_REACHES_CACHE: dict[tuple[object, ...], bool] = {}
+
+
+def reaches_any(board: Board, corp: str, pass_through: frozenset[str], targets: Iterable[int]) -> bool:
+    """Whether the corporation's reach walk (see `reachable`) reaches any of these paths; it
+    stops at the first one found."""
+    wanted = frozenset(targets)
+    if not wanted:
+        return False
+    key = (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp, pass_through, wanted)
+    hit = _REACHES_CACHE.get(key)
+    if hit is None:
+        hit = bool(_walk_reach(board, corp, pass_through, wanted).reached_paths & wanted)
+        if len(_REACHES_CACHE) >= 1024:
+            _REACHES_CACHE.pop(next(iter(_REACHES_CACHE)))
+        _REACHES_CACHE[key] = hit
+    return hit
+
+
+def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach:
+    """The corporation's network: what its track reaches from its tokens, walked as the site
+    walks it.
+
+    From each token city in turn (the corporation's other token cities count as visited) a
+    depth-first walk follows the track: out of a node along each of its paths, across each hex
+    edge into the neighbour's paths that meet it, and from a path into the nodes on it. A walk
+    never turns back: a path and a node are entered once per token (again only below an exit
+    that several paths of a tile share), and an edge already crossed on the way is not crossed
+    again. Other corporations' tokens filling a city stop the walk there (the city itself is
+    reached); so do off-boards (unless their hex is in `pass_through`) and terminal paths.
+    """
+    key = _reach_key(board, corp, pass_through)
+    hit = _REACH_CACHE.get(key)
+    if hit is not None:
+        return hit
+    walker = _walk_reach(board, corp, pass_through, frozenset())
+    g = walker.g
+    reached_paths, reached_nodes, edges = walker.reached_paths, walker.reached_nodes, walker.edges
+    hexes = {g.paths[p].hex for p in reached_paths} | {g.nodes[n].hex for n in reached_nodes}
+    refs = frozenset(g.nodes[n].ref for n in reached_nodes)
+    reach = Reach(
+        edges=frozenset(edges),
+        nodes=refs,
+        cities=frozenset(r for r in refs if r[1] == "city"),
+        connected_hexes=frozenset(hexes),
+        paths=frozenset(reached_paths),
+    )
+    if len(_REACH_CACHE) >= 256:
+        _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
+    _REACH_CACHE[key] = reach
+    return reach
+
+
+def _reach_key(board: Board, corp: str, pass_through: frozenset[str]) -> tuple[object, ...]:
+    return (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp,
+            pass_through)
+
+
+def known_reach(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach | None:
+    """The corporation's whole reach if it has been walked already (else None)."""
+    return _REACH_CACHE.get(_reach_key(board, corp, pass_through))
+
+
+# The questions below have the answer `reachable` would give, but walk only until it is known
+# (the walk's sets only grow, so once a path that settles the question is reached, it is).
+
+
+def reaches_two_nodes(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> bool:
+    """len(reachable(...).nodes) >= 2: the network touches two nodes (a route could run)."""
+    full = known_reach(board, corp, pass_through)
+    if full is not None:
+        return len(full.nodes) >= 2
+    g = track_graph(board)
+    tokens = token_nodes(board, g, corp)
+    if len(tokens) != 1:
+        return len(tokens) >= 2  # the token cities count as reached; none: nothing is
+    home = tokens[0]
+    return reaches_any(board, corp, pass_through,
+                       [pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes)])
+
+
+def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,
+                edges: Iterable[int]) -> bool:
+    """Whether reachable(...) has one of `hex_name`'s `edges` among its edges or the hex among
+    its connected hexes (a tile laid there with those exits would extend the network)."""
+    full = known_reach(board, corp, pass_through)
+    want = {(hex_name, e) for e in edges}
+    if full is not None:
+        return bool(want & full.edges) or hex_name in full.connected_hexes
+    g = track_graph(board)
+    if any(g.nodes[n].hex == hex_name for n in token_nodes(board, g, corp)):
+        return True
+    # a reached path adds its own hex's edges and the facing edges of its neighbours
+    near = [h for h, hx in g.data.hexes.items() if h == hex_name or hex_name in hx.neighbors.values()]
+    targets = [pid for h in near for pids in g.ends.get(h, {}).values() for pid in pids
+               if h == hex_name or not want.isdisjoint(_path_step(g, pid).edges)]
+    return reaches_any(board, corp, pass_through, targets)
+
+
+def reaches_city(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,
+                 city: int) -> bool:
+    """Whether the city is among reachable(...).cities."""
+    ref: NodeRef = (hex_name, "city", city)
+    full = known_reach(board, corp, pass_through)
+    if full is not None:
+        return ref in full.cities
+    g = track_graph(board)
+    nid = g.node_ids.get(ref)
+    if nid is None:
+        return False
+    if nid in token_nodes(board, g, corp):
+        return True
+    return reaches_any(board, corp, pass_through, g.ends[hex_name].get(("city", city, None), ()))
