@@ -11,7 +11,7 @@ from typing import Any
 from bot import consent, history, moves, naming, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.replies import Attachment, BotError, Button, Reply
-from bot.store import ActionRecord, DuplicateInteraction
+from bot.store import ActionRecord, DuplicateInteraction, SeqTaken
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +152,10 @@ class ServicePlay(ServiceCore):
         except DuplicateInteraction:
             self.evict(live.record.id)  # the engine moved but the store did not: reload
             return Reply("This command was already handled.", ephemeral=True), Draw(None, ())
+        except SeqTaken:  # another process stored a move first: this one was not stored
+            self.evict(live.record.id)
+            return Reply("Another move was stored at the same moment; yours was not. Look at "
+                         "the game and try again.", ephemeral=True), Draw(None, ())
         except BaseException:
             self.evict(live.record.id)
             raise

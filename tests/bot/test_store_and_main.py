@@ -25,14 +25,22 @@ async def test_first_start_creates_and_migrates(tmp_path: Path) -> None:
     await store.close()
     con = sqlite3.connect(path)
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    # every migration applied once, in order
-    versions = [v for v, _n, _s in _migrations()]
-    assert [r[0] for r in con.execute("SELECT version FROM schema_version")] == versions
     con.close()
 
 
-async def test_action_log_is_idempotent_per_interaction(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "b.sqlite3")
+async def test_migrations_apply_once_in_order(database: str | Path) -> None:
+    store = await Store.open(database)
+    again = await Store.open(database)  # a second start (or process) applies nothing again
+    versions = [v for v, _n, _s in _migrations()]
+    rows = await again.db.fetch("SELECT version FROM schema_version ORDER BY applied_at, version")
+    assert [int(r[0]) for r in rows] == versions
+    assert await again.schema_version() == versions[-1]
+    await store.close()
+    await again.close()
+
+
+async def test_action_log_is_idempotent_per_interaction(database: str | Path) -> None:
+    store = await Store.open(database)
     gid = await store.create_game(
         guild_id=1,
         channel_id=2,
