@@ -19,7 +19,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import RailBot
+from bot.app import RailBot, make_bot
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.service import EnginePort, RealEngine, RealRenderer, Renderer, Service
@@ -50,6 +50,9 @@ class Env:
         self.clock = FakeClock()  # the bot's time: tests move it with advance()
         self.bot: RailBot | None = None
         self.store: Store | None = None
+        # Discord sharding (bot/app.py make_bot): None runs the plain client
+        self.shard_count: int | None = None
+        self.shard_ids: tuple[int, ...] | None = None
         self._task: asyncio.Task[None] | None = None
         self._old: Any = None
         self.alice = User(1001, "Alice")
@@ -65,11 +68,12 @@ class Env:
 
     async def start_bot(self) -> None:
         url = str(self.database) if self.database != self.db else None
-        config = Config(database=self.db, database_url=url, guild_ready_timeout=0.05)
+        config = Config(database=self.db, database_url=url, guild_ready_timeout=0.05,
+                        shard_count=self.shard_count, shard_ids=self.shard_ids)
         self.store = await Store.open(self.database)
         service = Service(self.store, engine=self.engine, renderer=self.renderer,
                           clock=self.clock)
-        bot = RailBot(config, service)
+        bot = make_bot(config, service)
         original = bot.tree.on_error
 
         async def on_error(interaction: discord.Interaction[Any], error: Exception) -> None:
@@ -258,3 +262,12 @@ def pg_url(pg_server: PgServer) -> Iterator[str]:
         yield url
     finally:
         pg_server.drop_database(url.rsplit("/", 1)[1])
+
+
+@pytest.fixture
+def env_factory(engine_port: EnginePort, renderer: Renderer) -> Any:  # (tmp, database) -> Env
+    """Env(tmp, database) with the real engine and renderer, for tests that set it up first."""
+    def make(tmp: Path, database: str | Path) -> Env:
+        return Env(tmp, engine_port, renderer, database)
+
+    return make

@@ -101,3 +101,86 @@ def test_discord_patch_points_exist() -> None:
     assert discord.__version__ == "2.7.1"
     assert discord.http.Route.BASE.startswith("https://discord.com/api/v")
     assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY).startswith("wss://")
+
+
+SNOWFLAKE = 1_234_567_890_123_456_789  # Discord ids need 64 bits on both databases
+
+
+async def test_store_round_trip_on_both_databases(database: str | Path) -> None:
+    from bot.clock import QuietHours
+    from bot.mail.repo import MailRepo
+    from bot.store import SeqTaken
+    from bot.store.longgames import LongGameRepo, Timing, TurnState
+
+    store = await Store.open(database)
+    gid = await store.create_game(
+        guild_id=SNOWFLAKE, channel_id=SNOWFLAKE + 1, thread_id=None, title="18MS", options=["x"],
+        seed=5, creator_id=SNOWFLAKE + 2, creator_name="A", interaction_id="c",
+        players=[(SNOWFLAKE + 2, "A", "a", None), (7, "B", "b", None)],
+        actions=[{"type": "bid"}])
+    assert (await store.games_in_guild(SNOWFLAKE))[0].id == gid
+    assert await store.games_in_guild(None) == []  # NULL-safe equality on both
+    assert (await store.game_in_channel(SNOWFLAKE + 1)) is not None
+    assert await store.add_player(gid, 8, "C", "c") and not await store.add_player(gid, 8, "C", "c")
+    record = await store.game(gid)
+    assert record is not None and [p.user_id for p in record.players] == [SNOWFLAKE + 2, 7, 8]
+    before = await store.game_stamp(gid)
+    await store.start_game(gid, [8, SNOWFLAKE + 2, 7])
+    record = await store.game(gid)
+    assert record is not None and record.status == "active"
+    assert [p.user_id for p in record.seated] == [8, SNOWFLAKE + 2, 7]
+    assert await store.game_stamp(gid) > before
+    await store.append_action(gid, 2, {"type": "pass"}, interaction_id="m2", user_id=7)
+    with pytest.raises(SeqTaken):  # another writer's move at this position: never both
+        await store.append_action(gid, 2, {"type": "bid"}, interaction_id="m3", user_id=7)
+    assert [a.action["type"] for a in await store.actions(gid)] == ["bid", "pass"]
+    rid = await store.create_undo_request(gid, 7, 8, 2, "u1")
+    assert (await store.pending_undo_request(gid, 2)) == await store.undo_request(rid)
+    assert await store.close_undo_request(rid, "accepted")
+    assert not await store.close_undo_request(rid, "declined")
+    assert await store.vote_end(gid, 7, 2) == (True, {7})
+    assert await store.vote_end(gid, 8, 2) == (True, {7, 8})
+    assert await store.vote_end(gid, 8, 2) == (False, {7, 8})
+    assert await store.vote_end(gid, 8, 3) == (True, {8})
+
+    long = LongGameRepo(store)
+    await long.set_timing(gid, Timing(1.5, None, 2.0))
+    assert await long.timing(gid) == Timing(1.5, None, 2.0)
+    now = 1_767_225_600.125  # Unix seconds with a fraction: kept exactly (8-byte floats)
+    state = TurnState(gid, ("a",), "SR 1", now, now, now, 2)
+    await long.record_turn(state, [("a", SNOWFLAKE + 2, 10.5)], [(SNOWFLAKE + 2, now + 60)])
+    await long.record_turn(state, [("a", SNOWFLAKE + 2, 1.25)], [(SNOWFLAKE + 2, now + 60)])
+    assert await long.turn_state(gid) == state
+    assert await long.clocks(gid) == {("a", SNOWFLAKE + 2): 11.75}
+    due = await long.due_reminders(now + 61)
+    assert [(r.user_id, r.due_at) for r in due] == [(SNOWFLAKE + 2, now + 60)]
+    assert await long.claim(due[0], now + 61, now + 120)
+    assert not await long.claim(due[0], now + 62, now + 120)  # sent once
+    assert await long.next_due() == now + 120
+    await long.set_quiet_hours(7, QuietHours("Europe/Paris", 22, 7))
+    assert await long.quiet_hours(7) == QuietHours("Europe/Paris", 22, 7)
+    assert await long.follow(gid, 9, now) and not await long.follow(gid, 9, now)
+    assert await long.followers(gid) == [9]
+    vid = await long.create_vote(gid, "drop", "b", None, None, 8, now)
+    await long.cast(vid, 7, False)
+    await long.cast(vid, 7, True)
+    vote = await long.open_vote(gid, "drop", "b")
+    assert vote is not None and vote.ballots == ((8, True), (7, True))
+    assert await long.open_vote(gid, "end", None) is None
+    assert await long.change_seat(gid, "b", 10, "D", "substitute", now) == (7, "B")
+    assert await long.seat_history(gid) == [("b", 7, "B", 10, "substitute")]
+    assert (await long.vote(vid)).status == "stale"  # type: ignore[union-attr]
+
+    mail = MailRepo(store)
+    uid = await mail.user_for("Pat@Example.org", "Pat")
+    assert await mail.user_for("pat@example.org", "Pat") == uid
+    await mail.add_seat(gid, uid, "pat@example.org", "n1")
+    await mail.add_seat(gid, uid, "pat@example.org", "n2")  # once
+    assert [s.nonce for s in await mail.seats(gid)] == ["n1"]
+    assert await mail.claim("<m1@x>", now) and not await mail.claim("<m1@x>", now)
+    await mail.sent("<s1@x>", gid, uid, 2, "turn", "pat@example.org", "failed", "refused", now)
+    await mail.sent("<s1@x>", gid, uid, 2, "turn", "pat@example.org", "sent", None, now)
+    assert await mail.failures(gid) == []
+    invite = await mail.add_invite(gid, "q@example.org", "Q", 7, "n3", now)
+    assert await mail.take_invite(invite) and not await mail.take_invite(invite)
+    await store.close()
