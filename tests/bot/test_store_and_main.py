@@ -184,3 +184,18 @@ async def test_store_round_trip_on_both_databases(database: str | Path) -> None:
     invite = await mail.add_invite(gid, "q@example.org", "Q", 7, "n3", now)
     assert await mail.take_invite(invite) and not await mail.take_invite(invite)
     await store.close()
+
+
+def test_migrate_command_on_both_databases(tmp_path: Path, database: str | Path) -> None:
+    """`python -m bot --migrate` (the Procfile's release step) migrates and exits."""
+    config = tmp_path / "c.toml"
+    key = "database_url" if str(database).startswith("postgresql") else "database"
+    config.write_text(f'[bot]\n{key} = "{database}"\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "--migrate", "--config", str(config)],
+        capture_output=True, text=True, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    latest = max(v for v, _n, _s in _migrations())
+    dialect = "postgres" if key == "database_url" else "sqlite"
+    assert proc.stdout.strip() == f"schema version {latest} ({dialect})"
