@@ -199,3 +199,34 @@ def test_migrate_command_on_both_databases(tmp_path: Path, database: str | Path)
     latest = max(v for v, _n, _s in _migrations())
     dialect = "postgres" if key == "database_url" else "sqlite"
     assert proc.stdout.strip() == f"schema version {latest} ({dialect})"
+
+
+def test_postgres_spelling_of_queries_and_migrations() -> None:
+    from bot.store.db import pg_migration, pg_query
+
+    assert (pg_query("SELECT 1 FROM t WHERE a = ? AND b IS ? AND c = '?' AND d IN (?, ?)")
+            == "SELECT 1 FROM t WHERE a = $1 AND b IS NOT DISTINCT FROM $2 AND c = '?'"
+               " AND d IN ($3, $4)")
+    for _v, name, sql in _migrations():
+        pg = pg_migration(sql)
+        for word in ("INTEGER", "AUTOINCREMENT", " REAL"):
+            assert word not in pg, (name, word)
+
+
+async def test_both_databases_get_the_same_schema(tmp_path: Path, pg_url: str) -> None:
+    lite, pg = await Store.open(tmp_path / "s.sqlite3"), await Store.open(pg_url)
+    try:
+        tables = [str(r[0]) for r in await lite.db.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        lite_cols = {(t, str(c[1])) for t in tables
+                     for c in await lite.db.fetch(f"PRAGMA table_info({t})")}
+        pg_cols = {(str(r[0]), str(r[1])) for r in await pg.db.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema()")}
+        # PostgreSQL's explicit rowid columns stand for SQLite's implicit ones
+        assert pg_cols - lite_cols == {("players", "rowid"), ("seat_ballots", "rowid")}
+        assert lite_cols - pg_cols == set()
+    finally:
+        await lite.close()
+        await pg.close()
