@@ -46,7 +46,7 @@ from tests.pg import PgServer, why_unavailable  # noqa: E402
 OPENING = DRAFT + STOCK_ROUND
 CHANNEL0 = 100_000
 TYPES = {"buy": "buy_shares"}  # the engine's action type of a command, where they differ
-POLL = 0.25  # seconds between looks at a game's stored log length while waiting for a move
+POLL = 1.0  # seconds between looks at a game's stored log length while waiting for a move
 
 
 def contended(g: int, share: float) -> bool:
