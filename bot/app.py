@@ -101,6 +101,10 @@ def make_bot(config: Config, service: Service) -> RailBot:
 
 async def run_discord(config: Config, token: str) -> None:
     service = await open_service(config)
+    if config.shard_ids is not None and not service.store.shared:
+        log.warning("this process runs only shards %s, on a SQLite file: other processes must "
+                    "not use the same file (several processes need bot.database_url, "
+                    "docs/DEPLOY.md)", list(config.shard_ids))
     bot = make_bot(config, service)
     from bot.mail.transport import start_mail
 

@@ -23,8 +23,10 @@ USER = "rail"  # the database superuser initdb creates (trust authentication, lo
 
 def find_bindir() -> Path | None:
     named = os.environ.get("RAIL_PG_BIN")
-    candidates = [Path(named)] if named else []
-    candidates += [Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"),
+    if named:  # only there
+        ok = all((Path(named) / b).is_file() for b in ("initdb", "pg_ctl", "postgres"))
+        return Path(named) if ok else None
+    candidates = [Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"),
                                            key=lambda p: int(Path(p).parent.name)
                                            if Path(p).parent.name.isdigit() else 0,
                                            reverse=True)]
@@ -40,8 +42,9 @@ def find_bindir() -> Path | None:
 def why_unavailable() -> str | None:
     """None if a server can be started here, else why not."""
     if find_bindir() is None:
-        return ("no PostgreSQL binaries (initdb, pg_ctl): apt-get install postgresql, "
-                "or set RAIL_PG_BIN")
+        return ("no PostgreSQL binaries (initdb, pg_ctl, postgres) in "
+                f"{os.environ.get('RAIL_PG_BIN') or '/usr/lib/postgresql/*/bin or the PATH'}: "
+                "apt-get install postgresql (tools/setup_postgres.sh), or set RAIL_PG_BIN")
     if os.geteuid() == 0 and (shutil.which("runuser") is None or _run_as() is None):
         return "running as root without runuser or a postgres/nobody user to run the server"
     return None
