@@ -80,13 +80,35 @@ class RailBot(commands.Bot):
 
 
 async def open_service(config: Config) -> Service:
-    store = await Store.open(config.database)
+    store = await Store.open(config.store_target)
     return Service.from_config(store, config)
+
+
+class ShardedRailBot(RailBot, commands.AutoShardedBot):
+    """The same client on several gateway shards (discord.py's AutoShardedClient): Discord
+    requires sharding past 2,500 servers. Each bot process runs the shard ids it is given;
+    processes sharing one PostgreSQL database together run all of them (docs/DEPLOY.md)."""
+
+
+def make_bot(config: Config, service: Service) -> RailBot:
+    """A plain client, or a sharded one when the configuration names shards."""
+    if not config.sharded:
+        return RailBot(config, service)
+    kwargs: dict[str, Any] = {}
+    if config.shard_count is not None:
+        kwargs["shard_count"] = config.shard_count
+    if config.shard_ids is not None:
+        kwargs["shard_ids"] = list(config.shard_ids)
+    return ShardedRailBot(config, service, **kwargs)
 
 
 async def run_discord(config: Config, token: str) -> None:
     service = await open_service(config)
-    bot = RailBot(config, service)
+    if config.shard_ids is not None and not service.store.shared:
+        log.warning("this process runs only shards %s, on a SQLite file: other processes must "
+                    "not use the same file (several processes need bot.database_url, "
+                    "docs/DEPLOY.md)", list(config.shard_ids))
+    bot = make_bot(config, service)
     from bot.mail.transport import start_mail
 
     bot.mail = await start_mail(config, service)

@@ -12,6 +12,12 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class Config:
     database: Path = Path("data/rail-moderator.sqlite3")
+    # a PostgreSQL server shared by several bot processes; None: the SQLite file above
+    database_url: str | None = None
+    # Discord sharding: None runs one plain client; a count (and optionally this process's
+    # shard ids) runs an AutoShardedClient
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     sync_guilds: tuple[int, ...] = ()  # empty: sync commands globally
     render_images: bool = True
     cache_megabytes: int = 512  # memory budget of the replayed games kept loaded
@@ -23,6 +29,15 @@ class Config:
     local_images: Path = Path("local-images")
     local_players: tuple[str, ...] = field(default_factory=tuple)
     mail: dict[str, Any] = field(default_factory=dict)  # [mail], read by bot/mail/settings.py
+
+    @property
+    def store_target(self) -> str | Path:
+        """What the store opens: the PostgreSQL URL if set, else the SQLite file."""
+        return self.database_url or self.database
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None or self.shard_ids is not None
 
     @property
     def token(self) -> str | None:
@@ -60,6 +75,10 @@ def _from_raw(raw: dict[str, Any]) -> Config:
     base = Config()
     return Config(
         database=Path(bot.get("database", base.database)),
+        database_url=(str(os.environ.get("DATABASE_URL") or bot.get("database_url") or "")
+                      or None),
+        shard_count=int(bot["shard_count"]) if "shard_count" in bot else None,
+        shard_ids=(tuple(int(i) for i in bot["shard_ids"]) if "shard_ids" in bot else None),
         sync_guilds=tuple(int(g) for g in bot.get("sync_guilds", ())),
         render_images=bool(bot.get("render_images", base.render_images)),
         cache_megabytes=int(bot.get("cache_megabytes", base.cache_megabytes)),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,6 +22,7 @@ from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
+from bot.store.locks import CREATE_KEY, GameLocks
 from engine.game import Game
 from engine.legal import Legal
 from engine.view import GameView
@@ -92,8 +93,10 @@ class ServiceCore:
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self.cache_bytes = cache_bytes
         self.import_seconds = import_seconds
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._create_lock = asyncio.Lock()
+        # per game, across processes when several share a PostgreSQL database; a game another
+        # process changed is dropped from the cache on entering its lock (bot/store/locks.py)
+        self._locks = GameLocks(store, self.evict)
+        self._create_lock = self._locks[CREATE_KEY]
         # the engine's work runs on these threads, never on the event loop: moves and answers
         # on one pool (one game holds at most one thread, under its lock), imports on their
         # own so that long replays cannot take the threads moves need

@@ -276,7 +276,7 @@ async def run_local(
 ) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    store = await Store.open(config.database)
+    store = await Store.open(config.store_target)
     service = Service.from_config(store, config)
     first = config.local_players[0] if config.local_players else None
     session = LocalSession(service, config.local_images, first)

@@ -12,7 +12,7 @@ from bot import consent, history, moves, naming, ports, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.naming import Named
 from bot.replies import Attachment, BotError, Button, Reply
-from bot.store import ActionRecord, DuplicateInteraction
+from bot.store import ActionRecord, DuplicateInteraction, SeqTaken
 from engine import EngineError, dump_action, names
 from engine.actions import Action
 from engine.game import Game
@@ -141,6 +141,10 @@ class ServicePlay(ServiceCore):
         except DuplicateInteraction:
             self.evict(live.record.id)  # the engine moved but the store did not: reload
             return Reply("This command was already handled.", ephemeral=True), Draw(None, ())
+        except SeqTaken:  # another process stored a move first: this one was not stored
+            self.evict(live.record.id)
+            return Reply("Another move was stored at the same moment; yours was not. Look at "
+                         "the game and try again.", ephemeral=True), Draw(None, ())
         except BaseException:
             self.evict(live.record.id)
             raise

@@ -1,14 +1,14 @@
-"""SQL of the e-mail transport (migration 004), on the store's connection."""
+"""SQL of the e-mail transport (migration 004), on the store's database."""
 
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.store import Store
+from bot.store.db import IntegrityError
 
 # e-mail users get ids above every local-mode id (< 2**31) and far below Discord's snowflakes
 MAIL_USER_BASE = 3_000_000_000
@@ -44,8 +44,7 @@ class MailRepo:
         self.store = store
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self.store._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return await self.store.db.fetch(sql, params)
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> Any:
         return await self.store._write(sql, params)
@@ -57,7 +56,7 @@ class MailRepo:
         address = address.strip().lower()
         rows = await self._rows("SELECT id FROM mail_users WHERE address = ?", (address,))
         if not rows:
-            with contextlib.suppress(sqlite3.IntegrityError):  # another mail just added it
+            with contextlib.suppress(IntegrityError):  # another mail just added it
                 await self._write("INSERT INTO mail_users (address, name) VALUES (?, ?)",
                                   (address, name))
             rows = await self._rows("SELECT id FROM mail_users WHERE address = ?", (address,))
@@ -65,7 +64,8 @@ class MailRepo:
 
     async def add_seat(self, game_id: int, user_id: int, address: str, nonce: str) -> None:
         await self._write(
-            "INSERT OR IGNORE INTO mail_seats (game_id, user_id, address, nonce) VALUES (?, ?, ?, ?)",
+            "INSERT INTO mail_seats (game_id, user_id, address, nonce) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
             (game_id, user_id, address.strip().lower(), nonce))
 
     async def seat(self, game_id: int, user_id: int) -> MailSeat | None:
@@ -92,11 +92,12 @@ class MailRepo:
 
     async def add_invite(self, game_id: int, address: str, name: str, inviter_id: int,
                          nonce: str, now: float) -> int:
-        cur = await self._write(
-            "INSERT INTO mail_invites (game_id, address, name, inviter_id, nonce, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, address.strip().lower(), name, inviter_id, nonce, now))
-        return int(cur.lastrowid)
+        async with self.store._transaction() as tx:
+            row = await tx.fetchone(
+                "INSERT INTO mail_invites (game_id, address, name, inviter_id, nonce, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                (game_id, address.strip().lower(), name, inviter_id, nonce, now))
+        return int(row[0])
 
     async def invite(self, invite_id: int) -> Invite | None:
         rows = await self._rows(
@@ -116,7 +117,7 @@ class MailRepo:
         try:
             await self._write("INSERT INTO mail_seen (message_id, outcome, at) VALUES (?, ?, ?)",
                               (message_id, "reading", now))
-        except sqlite3.IntegrityError:
+        except IntegrityError:
             return False
         return True
 
@@ -137,8 +138,12 @@ class MailRepo:
                    stamp: int | None, kind: str, address: str, status: str, error: str | None,
                    now: float) -> None:
         await self._write(
-            "INSERT OR REPLACE INTO mail_sent (message_id, game_id, user_id, stamp, kind,"
-            " address, status, error, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO mail_sent (message_id, game_id, user_id, stamp, kind,"
+            " address, status, error, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (message_id) DO UPDATE SET game_id = excluded.game_id,"
+            " user_id = excluded.user_id, stamp = excluded.stamp, kind = excluded.kind,"
+            " address = excluded.address, status = excluded.status, error = excluded.error,"
+            " at = excluded.at",
             (message_id, game_id, user_id, stamp, kind, address, status, error, now))
 
     async def sent_mail(self, message_id: str) -> tuple[int | None, int | None, str] | None:

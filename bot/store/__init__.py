@@ -1,10 +1,12 @@
-"""Persistence of the bot: an aiosqlite repository with versioned SQL migrations."""
+"""Persistence of the bot: a repository on SQLite (aiosqlite, the default) or PostgreSQL
+(asyncpg, shared by several bot processes), with versioned SQL migrations."""
 
 from bot.store.repo import (
     ActionRecord,
     DuplicateInteraction,
     GameRecord,
     PlayerRecord,
+    SeqTaken,
     Store,
     UndoRequest,
 )
@@ -14,6 +16,7 @@ __all__ = [
     "DuplicateInteraction",
     "GameRecord",
     "PlayerRecord",
+    "SeqTaken",
     "Store",
     "UndoRequest",
 ]

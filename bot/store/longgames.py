@@ -58,29 +58,35 @@ class SeatVote:
 
 
 class LongGameRepo:
-    """The long-game tables, on the store's connection (and its transaction lock)."""
+    """The long-game tables, on the store's database."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        # read on every move: kept in memory, written through (this repo is their only writer)
+        # read on every move: kept in memory, written through (this repo is their only writer),
+        # unless other processes share the database (PostgreSQL): then read every time
         self._turns: dict[int, TurnState | None] = {}
         self._timings: dict[int, Timing] = {}
         self._followers: dict[int, list[int]] = {}
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self.store._db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return await self.store.db.fetch(sql, params)
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         cur = await self.store._write(sql, params)
-        return int(cur.rowcount or 0)
+        return cur.rowcount
+
+    def _cached(self) -> bool:
+        """Keep these tables in memory: not when other processes write them too."""
+        return not self.store.shared
 
     # -- timing -----------------------------------------------------------------------------
 
     async def timing(self, game_id: int) -> Timing:
         cached = self._timings.get(game_id)
         if cached is None:
-            cached = self._timings[game_id] = await self._read_timing(game_id)
+            cached = await self._read_timing(game_id)
+            if self._cached():
+                self._timings[game_id] = cached
         return cached
 
     async def _read_timing(self, game_id: int) -> Timing:
@@ -99,11 +105,14 @@ class LongGameRepo:
             " remind_hours = excluded.remind_hours, bank_hours = excluded.bank_hours,"
             " drop_days = excluded.drop_days",
             (game_id, timing.remind_hours, timing.bank_hours, timing.drop_days))
-        self._timings[game_id] = timing
+        if self._cached():
+            self._timings[game_id] = timing
 
     # -- whose turn, clocks -----------------------------------------------------------------
 
     async def turn_state(self, game_id: int) -> TurnState | None:
+        if not self._cached():
+            return await self._read_turn_state(game_id)
         if game_id not in self._turns:
             self._turns[game_id] = await self._read_turn_state(game_id)
         return self._turns[game_id]
@@ -131,13 +140,12 @@ class LongGameRepo:
         """In one transaction: charge the clocks ((engine id, user id, seconds)), store whose
         turn it is now, and replace the game's unsent reminders by `reminders` ((user id, due
         time), the first reminder of this wait)."""
-        db = self.store._db
         self._turns.pop(state.game_id, None)  # read again if the transaction fails
-        async with self.store._transaction():
+        async with self.store._transaction() as db:
             await db.executemany(
                 "INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
-                " seconds = seconds + excluded.seconds",
+                " seconds = clocks.seconds + excluded.seconds",
                 [(state.game_id, e, u, sec) for e, u, sec in charges])
             await db.execute(
                 "INSERT INTO turn_state (game_id, acting, round, since, last_move, accounted_at,"
@@ -150,10 +158,11 @@ class LongGameRepo:
             await db.execute("DELETE FROM reminders WHERE game_id = ? AND sent_at IS NULL",
                              (state.game_id,))
             await db.executemany(
-                "INSERT OR IGNORE INTO reminders (game_id, user_id, stamp, n, due_at)"
-                " VALUES (?, ?, ?, 1, ?)",
+                "INSERT INTO reminders (game_id, user_id, stamp, n, due_at)"
+                " VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING",
                 [(state.game_id, user_id, state.stamp, due) for user_id, due in reminders])
-        self._turns[state.game_id] = state
+        if self._cached():
+            self._turns[state.game_id] = state
 
     async def clocks(self, game_id: int) -> dict[tuple[str, int], float]:
         rows = await self._rows(
@@ -183,16 +192,15 @@ class LongGameRepo:
 
     async def claim(self, reminder: Reminder, now: float, next_due: float) -> bool:
         """Mark the reminder sent (once: False if it was already) and schedule the next one."""
-        db = self.store._db
-        async with self.store._transaction():
+        async with self.store._transaction() as db:
             cur = await db.execute(
                 "UPDATE reminders SET sent_at = ? WHERE id = ? AND sent_at IS NULL",
                 (now, reminder.id))
-            if (cur.rowcount or 0) != 1:
+            if cur.rowcount != 1:
                 return False
             await db.execute(
-                "INSERT OR IGNORE INTO reminders (game_id, user_id, stamp, n, due_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO reminders (game_id, user_id, stamp, n, due_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (reminder.game_id, reminder.user_id, reminder.stamp, reminder.n + 1, next_due))
         return True
 
@@ -238,7 +246,8 @@ class LongGameRepo:
     async def follow(self, game_id: int, user_id: int, at: float) -> bool:
         self._followers.pop(game_id, None)
         return await self._write(
-            "INSERT OR IGNORE INTO followers (game_id, user_id, since) VALUES (?, ?, ?)",
+            "INSERT INTO followers (game_id, user_id, since) VALUES (?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
             (game_id, user_id, at)) > 0
 
     async def unfollow(self, game_id: int, user_id: int) -> bool:
@@ -251,6 +260,8 @@ class LongGameRepo:
             rows = await self._rows(
                 "SELECT user_id FROM followers WHERE game_id = ? ORDER BY since, user_id",
                 (game_id,))
+            if not self._cached():
+                return [int(r[0]) for r in rows]
             self._followers[game_id] = [int(r[0]) for r in rows]
         return list(self._followers[game_id])
 
@@ -260,12 +271,10 @@ class LongGameRepo:
                           reason: str, at: float) -> tuple[int, str]:
         """Seat `new_user` in the seat `engine_id` (the engine's player id stays); returns
         the previous holder (user id, name)."""
-        db = self.store._db
-        async with self.store._transaction():
-            async with db.execute(
+        async with self.store._transaction() as db:
+            row = await db.fetchone(
                 "SELECT user_id, name FROM players WHERE game_id = ? AND engine_id = ?",
-                (game_id, engine_id)) as cur:
-                row = await cur.fetchone()
+                (game_id, engine_id))
             if row is None:
                 raise KeyError(engine_id)
             old_user, old_name = int(row[0]), str(row[1])
@@ -284,6 +293,8 @@ class LongGameRepo:
             await db.execute(
                 "UPDATE seat_votes SET status = 'stale' WHERE game_id = ? AND engine_id = ?"
                 " AND status = 'open'", (game_id, engine_id))
+            await db.execute("UPDATE games SET revision = revision + 1 WHERE id = ?",
+                             (game_id,))
         return old_user, old_name
 
     async def seat_history(self, game_id: int) -> list[tuple[str, int, str, int, str]]:
@@ -296,13 +307,12 @@ class LongGameRepo:
     async def create_vote(self, game_id: int, kind: str, engine_id: str | None,
                           new_user: int | None, new_name: str | None, proposer: int,
                           at: float) -> int:
-        db = self.store._db
-        async with self.store._transaction():
-            cur = await db.execute(
+        async with self.store._transaction() as db:
+            row = await db.fetchone(
                 "INSERT INTO seat_votes (game_id, kind, engine_id, new_user, new_name, proposer,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (game_id, kind, engine_id, new_user, new_name, proposer, at))
-            vote_id = int(cur.lastrowid or 0)
+            vote_id = int(row[0])
             await db.execute("INSERT INTO seat_ballots (vote_id, user_id, yes) VALUES (?, ?, 1)",
                              (vote_id, proposer))
         return vote_id

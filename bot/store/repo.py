@@ -1,5 +1,5 @@
-"""The bot's SQLite repository: games, seated players, the action log, undo requests and
-votes to end a game early.
+"""The bot's repository (SQLite or PostgreSQL, bot/store/db.py): games, seated players, the
+action log, undo requests and votes to end a game early.
 
 All SQL of the bot lives here. Every query is parameterised; every write that belongs to one
 move happens in one transaction.
@@ -7,18 +7,15 @@ move happens in one transaction.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+from bot.store.db import Db, IntegrityError, Result, open_db
 
 
 def _now() -> str:
@@ -45,6 +42,7 @@ class GameRecord:
     status: str
     creator_id: int
     players: tuple[PlayerRecord, ...]
+    revision: int = 0  # bumped by every write to the game (bot/core.py compares it)
 
     @property
     def seated(self) -> tuple[PlayerRecord, ...]:
@@ -83,6 +81,10 @@ class DuplicateInteraction(Exception):
     """This interaction id was already recorded: a retried interaction."""
 
 
+class SeqTaken(Exception):
+    """Another writer stored this game's action at this position first."""
+
+
 def _migrations() -> list[tuple[int, str, str]]:
     folder = resources.files("bot.store") / "migrations"
     found = []
@@ -94,68 +96,51 @@ def _migrations() -> list[tuple[int, str, str]]:
 
 
 class Store:
-    """One aiosqlite connection (WAL). Open with `await Store.open(path)`."""
+    """The bot's repository on a database (bot/store/db.py): a SQLite file by default, or a
+    PostgreSQL server shared by several bot processes. Open with `await Store.open(target)`."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # one connection is shared by every coroutine: transactions must not interleave
-        self._tx = asyncio.Lock()
+    def __init__(self, db: Db) -> None:
+        self.db = db
+
+    @property
+    def dialect(self) -> str:
+        return self.db.dialect
+
+    @property
+    def shared(self) -> bool:
+        """Other processes may write the same database (PostgreSQL)."""
+        return self.db.shared
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
+    async def open(cls, target: str | Path) -> Store:
+        """`target`: a SQLite file path, or a postgresql:// URL."""
+        store = cls(await open_db(target))
         await store.migrate()
         return store
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._tx:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+    def _transaction(self) -> Any:
+        """Every write that belongs together, in one transaction (yields the Conn to use)."""
+        return self.db.transaction()
 
-    async def _write(self, sql: str, params: Sequence[Any]) -> aiosqlite.Cursor:
-        """A single-statement write, never inside another coroutine's transaction."""
-        async with self._tx:
-            return await self._db.execute(sql, params)
+    async def _write(self, sql: str, params: Sequence[Any]) -> Result:
+        """A single-statement write."""
+        return await self.db.execute(sql, params)
+
+    def lock(self, key: int) -> Any:
+        """Exclusive across every process sharing the database (a no-op on SQLite)."""
+        return self.db.lock(key)
 
     async def close(self) -> None:
-        await self._db.close()
+        await self.db.close()
 
     # -- migrations -------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        await self._db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-        )
-        async with self._db.execute("SELECT MAX(version) FROM schema_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
+        return await self.db.schema_version()
 
     async def migrate(self) -> int:
         """Apply every migration newer than the recorded schema version; return the version."""
-        current = await self.schema_version()
-        for version, name, sql in _migrations():
-            if version <= current:
-                continue
-            # executescript commits first; wrap the script in its own transaction
-            await self._db.executescript(
-                "BEGIN;\n" + sql + "\nINSERT INTO schema_version (version, name, applied_at) "
-                f"VALUES ({version:d}, '{name.replace(chr(39), '')}', '{_now()}');\nCOMMIT;"
-            )
-            current = version
-        return current
+        return await self.db.migrate(_migrations(), _now())
 
     # -- games ------------------------------------------------------------------------------
 
@@ -184,11 +169,11 @@ class Store:
         if players is None:
             players = [(creator_id, creator_name, str(creator_id), None)]
         try:
-            async with self._transaction():
-                cur = await self._db.execute(
+            async with self._transaction() as tx:
+                row = await tx.fetchone(
                     "INSERT INTO games (guild_id, channel_id, thread_id, title, options, seed,"
                     " status, creator_id, interaction_id, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         channel_id,
@@ -203,41 +188,37 @@ class Store:
                         now,
                     ),
                 )
-                game_id = int(cur.lastrowid or 0)
-                await self._db.executemany(
+                game_id = int(row[0])
+                await tx.executemany(
                     "INSERT INTO players (game_id, user_id, name, engine_id, seat, joined_at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     [(game_id, uid, name, eid, seat, now) for uid, name, eid, seat in players],
                 )
-                await self._db.executemany(
+                await tx.executemany(
                     "INSERT INTO actions (game_id, seq, action, interaction_id, user_id,"
                     " created_at) VALUES (?, ?, ?, NULL, NULL, ?)",
                     [(game_id, i + 1, json.dumps(a), now) for i, a in enumerate(actions)],
                 )
-        except sqlite3.IntegrityError as err:
+        except IntegrityError as err:
             if "interaction_id" in str(err):
                 raise DuplicateInteraction(interaction_id) from err
             raise
         return game_id
 
     async def game_by_interaction(self, interaction_id: str) -> GameRecord | None:
-        async with self._db.execute(
-            "SELECT id FROM games WHERE interaction_id = ?", (interaction_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone(
+            "SELECT id FROM games WHERE interaction_id = ?", (interaction_id,))
         return await self.game(int(row[0])) if row else None
 
     async def game(self, game_id: int) -> GameRecord | None:
-        async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
-        async with self._db.execute(
+        prow = await self.db.fetch(
             "SELECT user_id, name, engine_id, seat FROM players WHERE game_id = ?"
             " ORDER BY COALESCE(seat, 1000000), joined_at, rowid",
             (game_id,),
-        ) as cur:
-            prow = await cur.fetchall()
+        )
         players = tuple(
             PlayerRecord(int(p["user_id"]), str(p["name"]), str(p["engine_id"]), p["seat"])
             for p in prow
@@ -253,21 +234,26 @@ class Store:
             status=str(row["status"]),
             creator_id=int(row["creator_id"]),
             players=players,
+            revision=int(row["revision"]),
         )
+
+    async def game_stamp(self, game_id: int) -> tuple[int, int]:
+        """(revision, log length) of a game as stored: it differs from a cached copy's when
+        another process changed the game (a move, a seat, a status)."""
+        row = await self.db.fetchone(
+            "SELECT g.revision, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id)"
+            " FROM games g WHERE g.id = ?", (game_id,))
+        return (-1, -1) if row is None else (int(row[0]), int(row[1]))
 
     async def game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The game whose thread is this channel, else the one live game started in it."""
-        async with self._db.execute(
-            "SELECT id FROM games WHERE thread_id = ?", (channel_id,)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ?", (channel_id,))
         if row is None:
-            async with self._db.execute(
+            row = await self.db.fetchone(
                 "SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL"
                 " AND status IN ('open', 'active') ORDER BY id DESC LIMIT 1",
                 (channel_id,),
-            ) as cur:
-                row = await cur.fetchone()
+            )
         return await self.game(int(row[0])) if row else None
 
     async def games_in_guild(
@@ -276,76 +262,79 @@ class Store:
         sql = "SELECT id FROM games WHERE guild_id IS ?"
         if live_only:
             sql += " AND status IN ('open', 'active')"
-        async with self._db.execute(sql + " ORDER BY id", (guild_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetch(sql + " ORDER BY id", (guild_id,))
         games = [await self.game(int(r[0])) for r in rows]
         return [g for g in games if g is not None]
 
     async def active_game_ids(self) -> list[int]:
-        async with self._db.execute("SELECT id FROM games WHERE status = 'active'") as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        rows = await self.db.fetch("SELECT id FROM games WHERE status = 'active' ORDER BY id")
+        return [int(r[0]) for r in rows]
 
     async def set_status(self, game_id: int, status: str) -> None:
         await self._write(
-            "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, _now(), game_id)
-        )
+            "UPDATE games SET status = ?, updated_at = ?, revision = revision + 1 WHERE id = ?",
+            (status, _now(), game_id))
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         await self._write(
-            "UPDATE games SET thread_id = ?, updated_at = ? WHERE id = ?",
+            "UPDATE games SET thread_id = ?, updated_at = ?, revision = revision + 1"
+            " WHERE id = ?",
             (thread_id, _now(), game_id),
         )
 
     async def add_player(self, game_id: int, user_id: int, name: str, engine_id: str) -> bool:
         """Seat a player (False if already in)."""
         try:
-            await self._write(
-                "INSERT INTO players (game_id, user_id, name, engine_id, seat, joined_at)"
-                " VALUES (?, ?, ?, ?, NULL, ?)",
-                (game_id, user_id, name, engine_id, _now()),
-            )
-        except sqlite3.IntegrityError:
+            async with self._transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO players (game_id, user_id, name, engine_id, seat, joined_at)"
+                    " VALUES (?, ?, ?, ?, NULL, ?)",
+                    (game_id, user_id, name, engine_id, _now()),
+                )
+                await tx.execute(_BUMP, (game_id,))
+        except IntegrityError:
             return False
         return True
 
     async def remove_player(self, game_id: int, user_id: int) -> bool:
-        cur = await self._write(
-            "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id)
-        )
-        return (cur.rowcount or 0) > 0
+        async with self._transaction() as tx:
+            cur = await tx.execute(
+                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+            await tx.execute(_BUMP, (game_id,))
+        return cur.rowcount > 0
 
     async def start_game(self, game_id: int, seating: Sequence[int]) -> None:
         """Record the seat order (user ids) and mark the game active, in one transaction."""
-        async with self._transaction():
+        async with self._transaction() as tx:
             for seat, user_id in enumerate(seating):
-                await self._db.execute(
+                await tx.execute(
                     "UPDATE players SET seat = ? WHERE game_id = ? AND user_id = ?",
                     (seat, game_id, user_id),
                 )
-            await self._db.execute(
-                "UPDATE games SET status = 'active', updated_at = ? WHERE id = ?",
+            await tx.execute(
+                "UPDATE games SET status = 'active', updated_at = ?, revision = revision + 1"
+                " WHERE id = ?",
                 (_now(), game_id),
             )
 
     # -- the action log ---------------------------------------------------------------------
 
     async def actions(self, game_id: int) -> list[ActionRecord]:
-        async with self._db.execute(
+        rows = await self.db.fetch(
             "SELECT seq, action, interaction_id, user_id, created_at FROM actions"
             " WHERE game_id = ? ORDER BY seq",
             (game_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [ActionRecord(int(r[0]), json.loads(r[1]), r[2], r[3], str(r[4])) for r in rows]
 
     async def interaction_seen(self, interaction_id: str) -> bool:
-        async with self._db.execute(
+        row = await self.db.fetchone(
             "SELECT 1 FROM actions WHERE interaction_id = ?"
             " UNION ALL SELECT 1 FROM games WHERE interaction_id = ?"
             " UNION ALL SELECT 1 FROM undo_requests WHERE interaction_id = ?",
             (interaction_id, interaction_id, interaction_id),
-        ) as cur:
-            return await cur.fetchone() is not None
+        )
+        return row is not None
 
     async def append_action(
         self,
@@ -359,24 +348,27 @@ class Store:
     ) -> None:
         """Append one action at `seq` in one transaction (and finish the game if it ended).
 
-        Raises DuplicateInteraction if the interaction id was already recorded.
-        """
+        Raises DuplicateInteraction if the interaction id was already recorded, and
+        SeqTaken if another writer already stored the game's action `seq` (the primary key
+        (game, seq): a move judged against an outdated game is never stored)."""
         now = _now()
         try:
-            async with self._transaction():
-                await self._db.execute(
+            async with self._transaction() as tx:
+                await tx.execute(
                     "INSERT INTO actions (game_id, seq, action, interaction_id, user_id,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, seq, json.dumps(action), interaction_id, user_id, now),
                 )
-                await self._db.execute(
-                    "UPDATE games SET updated_at = ?, status = CASE WHEN ? THEN 'finished'"
-                    " ELSE status END WHERE id = ?",
-                    (now, finished, game_id),
+                await tx.execute(
+                    "UPDATE games SET updated_at = ?, revision = revision + 1,"
+                    " status = CASE WHEN ? THEN 'finished' ELSE status END WHERE id = ?",
+                    (now, bool(finished), game_id),
                 )
-        except sqlite3.IntegrityError as err:
+        except IntegrityError as err:
             if "interaction_id" in str(err):
                 raise DuplicateInteraction(interaction_id) from err
+            if "seq" in str(err) or "actions_pkey" in str(err):
+                raise SeqTaken(game_id, seq) from err
             raise
 
     # -- undo requests ----------------------------------------------------------------------
@@ -390,34 +382,33 @@ class Store:
         interaction_id: str | None,
     ) -> int:
         try:
-            cur = await self._write(
-                "INSERT INTO undo_requests (game_id, requester_id, approver_id, log_length,"
-                " interaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, requester_id, approver_id, log_length, interaction_id, _now()),
-            )
-        except sqlite3.IntegrityError as err:
+            async with self._transaction() as tx:
+                row = await tx.fetchone(
+                    "INSERT INTO undo_requests (game_id, requester_id, approver_id, log_length,"
+                    " interaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+                    (game_id, requester_id, approver_id, log_length, interaction_id, _now()),
+                )
+        except IntegrityError as err:
             raise DuplicateInteraction(interaction_id) from err
-        return int(cur.lastrowid or 0)
+        return int(row[0])
 
     async def undo_request(self, request_id: int) -> UndoRequest | None:
-        async with self._db.execute(
+        r = await self.db.fetchone(
             "SELECT id, game_id, requester_id, approver_id, log_length, status"
             " FROM undo_requests WHERE id = ?",
             (request_id,),
-        ) as cur:
-            r = await cur.fetchone()
+        )
         if r is None:
             return None
         return UndoRequest(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), str(r[5]))
 
     async def pending_undo_request(self, game_id: int, log_length: int) -> UndoRequest | None:
         """The request still waiting for an answer about this game's latest move, if any."""
-        async with self._db.execute(
+        r = await self.db.fetchone(
             "SELECT id FROM undo_requests WHERE game_id = ? AND log_length = ?"
             " AND status = 'pending' ORDER BY id LIMIT 1",
             (game_id, log_length),
-        ) as cur:
-            r = await cur.fetchone()
+        )
         return None if r is None else await self.undo_request(int(r[0]))
 
     async def close_undo_request(self, request_id: int, status: str) -> bool:
@@ -426,28 +417,31 @@ class Store:
             "UPDATE undo_requests SET status = ? WHERE id = ? AND status = 'pending'",
             (status, request_id),
         )
-        return (cur.rowcount or 0) > 0
+        return cur.rowcount > 0
 
     # -- votes to end a game early ----------------------------------------------------------
 
     async def vote_end(self, game_id: int, user_id: int, log_length: int) -> tuple[bool, set[int]]:
         """Record `user_id`'s vote to end the game at this log length. Returns whether it is new
         (not cast at this position already) and every user whose vote stands at it."""
-        async with self._transaction():
-            async with self._db.execute(
+        async with self._transaction() as tx:
+            r = await tx.fetchone(
                 "SELECT log_length FROM end_votes WHERE game_id = ? AND user_id = ?",
                 (game_id, user_id),
-            ) as cur:
-                r = await cur.fetchone()
+            )
             new = r is None or int(r[0]) != log_length
-            await self._db.execute(
-                "INSERT OR REPLACE INTO end_votes (game_id, user_id, log_length, created_at)"
-                " VALUES (?, ?, ?, ?)",
+            await tx.execute(
+                "INSERT INTO end_votes (game_id, user_id, log_length, created_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET"
+                " log_length = excluded.log_length, created_at = excluded.created_at",
                 (game_id, user_id, log_length, _now()),
             )
-            async with self._db.execute(
+            rows = await tx.fetch(
                 "SELECT user_id FROM end_votes WHERE game_id = ? AND log_length = ?",
                 (game_id, log_length),
-            ) as cur:
-                rows = await cur.fetchall()
+            )
         return new, {int(row[0]) for row in rows}
+
+
+# a change to a game's players: other processes' cached copies are out of date
+_BUMP = "UPDATE games SET revision = revision + 1 WHERE id = ?"

@@ -1,5 +1,7 @@
 """Fixtures: the real discord.py client (RailBot) against the fake Discord on 127.0.0.1,
-with the real engine (engine.Game), the real renderer (PNG) and a real SQLite file.
+with the real engine (engine.Game), the real renderer (PNG) and a real database: a SQLite
+file, and (the same tests again) a fresh database on a real PostgreSQL server (tests/pg.py;
+skipped, saying why, where PostgreSQL is not installed).
 
 `play(env, thread, SCRIPT)` drives an 18MS game for Alice, Bob and Cy (seated in that order)
 through the private draft and the first stock round into GMO's first operating turn, with
@@ -10,19 +12,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
-from bot.app import RailBot
+from bot.app import RailBot, make_bot
 from bot.clock import FakeClock
 from bot.config import Config
 from bot.service import EnginePort, RealEngine, RealRenderer, Renderer, Service
 from bot.store import Store
 from tests.bot.fake_discord import FakeDiscord, Sent, User
+from tests.pg import PgServer, why_unavailable
 
 # ../shared next to the checkout (RAIL_SHARED overrides it)
 SHARED = Path(os.environ.get("RAIL_SHARED") or Path(__file__).resolve().parents[3] / "shared")
@@ -33,17 +36,23 @@ needs_shared = pytest.mark.skipif(
 
 
 class Env:
-    """One fake Discord plus one bot process (restartable on the same SQLite file)."""
+    """One fake Discord plus one bot process (restartable on the same database)."""
 
-    def __init__(self, tmp: Path, engine: EnginePort, renderer: Renderer) -> None:
+    def __init__(self, tmp: Path, engine: EnginePort, renderer: Renderer,
+                 database: str | Path | None = None) -> None:
         self.fake = FakeDiscord()
         self.db = tmp / "bot.sqlite3"
+        # the SQLite file above, or a postgresql:// URL
+        self.database: str | Path = database if database is not None else self.db
         self.engine = engine
         self.renderer = renderer
         self.errors: list[BaseException] = []
         self.clock = FakeClock()  # the bot's time: tests move it with advance()
         self.bot: RailBot | None = None
         self.store: Store | None = None
+        # Discord sharding (bot/app.py make_bot): None runs the plain client
+        self.shard_count: int | None = None
+        self.shard_ids: tuple[int, ...] | None = None
         self._task: asyncio.Task[None] | None = None
         self._old: Any = None
         self.alice = User(1001, "Alice")
@@ -58,11 +67,13 @@ class Env:
         await self.start_bot()
 
     async def start_bot(self) -> None:
-        config = Config(database=self.db, guild_ready_timeout=0.05)
-        self.store = await Store.open(self.db)
+        url = str(self.database) if self.database != self.db else None
+        config = Config(database=self.db, database_url=url, guild_ready_timeout=0.05,
+                        shard_count=self.shard_count, shard_ids=self.shard_ids)
+        self.store = await Store.open(self.database)
         service = Service(self.store, engine=self.engine, renderer=self.renderer,
                           clock=self.clock)
-        bot = RailBot(config, service)
+        bot = make_bot(config, service)
         original = bot.tree.on_error
 
         async def on_error(interaction: discord.Interaction[Any], error: Exception) -> None:
@@ -203,9 +214,37 @@ def renderer() -> Renderer:
     return RealRenderer()
 
 
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One PostgreSQL server per test process (each xdist worker starts its own)."""
+    why = why_unavailable()
+    if why is not None:
+        pytest.skip(f"PostgreSQL tests skipped: {why}")
+    server = PgServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
+    """Where the store lives: a new SQLite file, or a new database on the PostgreSQL server."""
+    if request.param == "sqlite":
+        yield tmp_path / "bot.sqlite3"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = server.create_database()
+    try:
+        yield url
+    finally:
+        server.drop_database(url.rsplit("/", 1)[1])
+
+
 @pytest.fixture
-async def env(tmp_path: Path, engine_port: EnginePort, renderer: Renderer) -> AsyncIterator[Env]:
-    e = Env(tmp_path, engine_port, renderer)
+async def env(tmp_path: Path, engine_port: EnginePort, renderer: Renderer,
+              database: str | Path) -> AsyncIterator[Env]:
+    e = Env(tmp_path, engine_port, renderer, database)
     await e.start()
     try:
         yield e
@@ -213,3 +252,22 @@ async def env(tmp_path: Path, engine_port: EnginePort, renderer: Renderer) -> As
         await e.stop()
     assert not e.fake.unknown, f"the bot called unknown Discord routes: {e.fake.unknown}"
     assert not e.errors, f"command handlers raised: {e.errors!r}"
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """A new database on the PostgreSQL server (the tests of processes sharing it)."""
+    url = pg_server.create_database()
+    try:
+        yield url
+    finally:
+        pg_server.drop_database(url.rsplit("/", 1)[1])
+
+
+@pytest.fixture
+def env_factory(engine_port: EnginePort, renderer: Renderer) -> Any:  # (tmp, database) -> Env
+    """Env(tmp, database) with the real engine and renderer, for tests that set it up first."""
+    def make(tmp: Path, database: str | Path) -> Env:
+        return Env(tmp, engine_port, renderer, database)
+
+    return make

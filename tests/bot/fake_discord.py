@@ -128,6 +128,7 @@ class FakeDiscord:
         self.bot_user = User(BOT_ID, "Rail Moderator")
         self.main_channel = self.add_channel("games")
         self.identified = asyncio.Event()
+        self.identifies: list[list[int]] = []  # the shard [id, count] of each IDENTIFY
 
     # -- setup --------------------------------------------------------------------------------
 
@@ -248,7 +249,6 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        self._ws = ws
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
         async for msg in ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
@@ -258,27 +258,36 @@ class FakeDiscord:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11}))
             elif op == 2:
-                await self._send_dispatch(
-                    "READY",
-                    {
-                        "v": 10,
-                        "user": self.bot_user.payload(),
-                        "private_channels": [],
-                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                        "session_id": "fake-session",
-                        "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
-                        "application": {"id": str(APP_ID), "flags": 0},
-                        "shard": [0, 1],
-                    },
-                )
-                await self._send_dispatch("GUILD_CREATE", self._guild())
-                self.identified.set()
+                # a sharded client identifies once per shard: the guild (and its
+                # interactions) belongs to the shard (guild_id >> 22) % count, as on Discord
+                shard = list(data.get("d", {}).get("shard") or [0, 1])
+                self.identifies.append(shard)
+                owner = shard[0] == (GUILD_ID >> 22) % max(1, int(shard[1]))
+                if owner:
+                    self._ws = ws
+                guilds = [{"id": str(GUILD_ID), "unavailable": True}] if owner else []
+                await self._send_on(ws, "READY", {
+                    "v": 10,
+                    "user": self.bot_user.payload(),
+                    "private_channels": [],
+                    "guilds": guilds,
+                    "session_id": f"fake-session-{shard[0]}",
+                    "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
+                    "application": {"id": str(APP_ID), "flags": 0},
+                    "shard": shard,
+                })
+                if owner:
+                    await self._send_dispatch("GUILD_CREATE", self._guild())
+                    self.identified.set()
         return ws
 
     async def _send_dispatch(self, event: str, data: dict[str, Any]) -> None:
         assert self._ws is not None, "the bot is not connected"
+        await self._send_on(self._ws, event, data)
+
+    async def _send_on(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
         self._seq += 1
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
 
     # -- interactions -------------------------------------------------------------------------
 

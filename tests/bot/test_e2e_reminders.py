@@ -136,13 +136,12 @@ async def test_a_game_stored_before_turns_were_recorded_gets_reminders(env: Env)
     thread = await env.new_game(env.alice, env.bob, env.cy)
     await play(env, thread, DRAFT[:1])  # Bob is up
     await env.stop_bot()
-    import sqlite3
+    from bot.store import Store
 
-    con = sqlite3.connect(env.db)  # as if the game was played before migration 002
-    con.execute("DELETE FROM turn_state")
-    con.execute("DELETE FROM reminders")
-    con.commit()
-    con.close()
+    store = await Store.open(env.database)  # as if the game was played before migration 002
+    await store.db.execute("DELETE FROM turn_state")
+    await store.db.execute("DELETE FROM reminders")
+    await store.close()
     await env.start_bot()
     await env.service.notices_idle()
     state = await env.service.long.turn_state(1)
