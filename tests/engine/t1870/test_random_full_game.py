@@ -30,7 +30,7 @@ def _check_game(g: Game, run: Run) -> None:
     pytest.param(6, (), (15, 8, 12), id="6p", marks=pytest.mark.slow),
     pytest.param(6, ("diesels",), (1, 2, 3), id="6p-diesels", marks=pytest.mark.slow),
     # Dixon's originals: station wars, original tiles and market, reissue at most $200, ...
-    pytest.param(5, ("original_rules",), (2, 4, 1), id="5p-original_rules"),
+    pytest.param(5, ("original_rules",), (2, 4, 1), id="5p-original_rules", marks=pytest.mark.slow),
 ])
 def test_a_fresh_game_reaches_the_late_phases_and_ends(players: int, options: tuple[str, ...],
                                                        seeds: tuple[int, ...]) -> None:
