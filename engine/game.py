@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import dump_action, parse_action
 from engine.core import gcpause
@@ -17,6 +17,10 @@ from engine.flow.base import Round
 from engine.snapshots import CHECKPOINT_EVERY, Checkpoints
 from engine.state import State
 from engine.undos import Undos, effective_actions
+
+if TYPE_CHECKING:
+    from engine.legal import Legal
+    from engine.view import GameView
 
 __all__ = ["Game", "Undos", "effective_actions"]
 
@@ -77,7 +81,7 @@ class Game(Checkpoints):
         self._title_fresh = copy.deepcopy(self._title_state(), self._memo())
         self.strict_revenue = strict_revenue
         self.log: list[Any] = []
-        self._legal_memo: tuple[tuple[Any, ...], Any] | None = None
+        self._legal_memo: tuple[tuple[Any, ...], Legal] | None = None
         self._processed = 0
         self._warnings: list[str] = []
         self._audits: list[Callable[[], str | None]] = []
@@ -424,7 +428,7 @@ class Game(Checkpoints):
         pres = self.title.controller(self, eid, etype)
         return (pres,) if pres else ()
 
-    def legal(self) -> Any:
+    def legal(self) -> Legal:
         """What may be done now (engine.legal.legal_moves), kept until the state changes (an
         action processed, a snapshot restored): the bot asks it for every autocomplete and
         check, and a late-game lay answer is costly."""
@@ -437,7 +441,7 @@ class Game(Checkpoints):
         self._legal_memo = (key, answer)
         return answer
 
-    def view(self) -> Any:
+    def view(self) -> GameView:
         from engine.viewbuild import build_view
 
         return build_view(self)
