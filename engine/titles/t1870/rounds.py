@@ -598,6 +598,8 @@ class OperatingRound1870(OperatingRound):
             self._resort()
         else:
             raise EngineError("Price-protect (buy the shares just sold) or pass.", rule="protection.kind")
+        # the protections nobody can make now lapse at once, before any connection check
+        self._skip_unprotectable()
 
     # ---- bankruptcy
     def _bankrupt(self, action: Any) -> None:
