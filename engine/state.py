@@ -9,6 +9,7 @@ through the methods declared here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 IPO = "ipo"  # owner id of certificates still in the initial offering (or the treasury)
 MARKET = "market"  # owner id of certificates in the open market (pool)
@@ -158,3 +159,14 @@ class State:
             if p.id == pid:
                 return p
         raise KeyError(pid)
+
+
+TS = TypeVar("TS", bound=TitleState)
+
+
+def title_state_as(st: State, kind: type[TS]) -> TS:
+    """A game's title state as the title's own class (a title's accessor, e.g. ms_state)."""
+    ts = st.title_state
+    if not isinstance(ts, kind):
+        raise TypeError(f"not a {kind.__name__}: {type(ts).__name__}")
+    return ts

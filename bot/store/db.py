@@ -69,7 +69,8 @@ class Db(Conn):
         raise NotImplementedError
 
     async def schema_version(self) -> int:
-        raise NotImplementedError
+        row = await self.fetchone("SELECT MAX(version) FROM schema_version")
+        return int(row[0]) if row and row[0] is not None else 0
 
     async def close(self) -> None:
         raise NotImplementedError
@@ -168,10 +169,6 @@ class SqliteDb(Db):
             )
             current = version
         return current
-
-    async def schema_version(self) -> int:
-        row = await self.fetchone("SELECT MAX(version) FROM schema_version")
-        return int(row[0]) if row and row[0] is not None else 0
 
     async def close(self) -> None:
         await self._db.close()
@@ -318,10 +315,6 @@ class PgDb(Db):
                                   " VALUES ($1, $2, $3)", version, name, now)
                 current = version
         return current
-
-    async def schema_version(self) -> int:
-        row = await self.fetchone("SELECT MAX(version) FROM schema_version")
-        return int(row[0]) if row and row[0] is not None else 0
 
     async def close(self) -> None:
         await self._pool.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.state import Corporation, CorpState, TitleState
+from engine.state import Corporation, CorpState, TitleState, title_state_as
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -59,10 +59,7 @@ class Corp1870(CorpState):
 
 def state1870(game: Game) -> State1870:
     """The 1870 state of a game of 1870."""
-    ts = game.state.title_state
-    if not isinstance(ts, State1870):
-        raise TypeError(f"not an 1870 game state: {type(ts).__name__}")
-    return ts
+    return title_state_as(game.state, State1870)
 
 
 def corp1870(corp: Corporation) -> Corp1870:

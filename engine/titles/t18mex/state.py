@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.state import TitleState
+from engine.state import TitleState, title_state_as
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -33,7 +33,4 @@ class MexState(TitleState):
 
 def mex_state(game: Game) -> MexState:
     """The 18MEX state of a game of 18MEX."""
-    ts = game.state.title_state
-    if not isinstance(ts, MexState):
-        raise TypeError(f"not an 18MEX game state: {type(ts).__name__}")
-    return ts
+    return title_state_as(game.state, MexState)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.state import TitleState
+from engine.state import TitleState, title_state_as
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,7 +28,4 @@ class MsState(TitleState):
 
 def ms_state(game: Game) -> MsState:
     """The 18MS state of a game of 18MS."""
-    ts = game.state.title_state
-    if not isinstance(ts, MsState):
-        raise TypeError(f"not an 18MS game state: {type(ts).__name__}")
-    return ts
+    return title_state_as(game.state, MsState)
