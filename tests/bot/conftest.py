@@ -227,6 +227,18 @@ def pg_server() -> Iterator[PgServer]:
         server.stop()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A whole game played as slash commands (`@pytest.mark.whole_game`) runs on SQLite in the
+    default run and on PostgreSQL only with `-m slow`: the store's own tests and the shorter
+    end-to-end tests cover PostgreSQL in the default run, and the long games doubled its time."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if item.get_closest_marker("whole_game") and callspec is not None \
+                and callspec.params.get("database") == "postgres":
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | Path]:
     """Where the store lives: a new SQLite file, or a new database on the PostgreSQL server."""

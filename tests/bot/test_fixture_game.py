@@ -25,6 +25,7 @@ def _pngs(env: Env) -> list[bytes]:
     return [f for s in env.fake.sent for n, f in s.files if n.endswith(".png")]
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("fixture", ["14375.json", pytest.param("17510.json", marks=pytest.mark.slow)])
 async def test_recorded_game_as_slash_commands(env: Env, fixture: str) -> None:
     data = json.loads((GAMES / fixture).read_text())

@@ -45,6 +45,7 @@ async def test_recorded_title_game_as_slash_commands(
     assert images > 0
 
 
+@pytest.mark.whole_game
 async def test_short_1870_game_as_slash_commands(env: Env) -> None:
     """The default run's 1870 game through the bot (the long one above is marked slow): a real
     game of 203 commands with /assign and /redeem, typed up to its last move (a connection run

@@ -32,7 +32,10 @@ def play(seed: int, players: int) -> Game:
     return random_play(g, seed, MOVE_CAP, check_invariants)
 
 
-@pytest.mark.parametrize("seed,players", [(s, 2 + s % 3) for s in range(1, 16)])
+# seeds 1-6 (each player count twice) in the default run, 7-15 with `-m slow`
+@pytest.mark.parametrize("seed,players", [
+    pytest.param(s, 2 + s % 3, marks=[pytest.mark.slow] if s > 6 else []) for s in range(1, 16)
+])
 def test_random_legal_play_keeps_invariants(seed: int, players: int) -> None:
     g = play(seed, players)
     assert g.log, "no moves"
