@@ -44,6 +44,7 @@ class Title(OperatingRules):
         self.market = Market(self.data.market)
         self.train_specs = {t["name"]: t for t in self.data.trains}
         self.phase_names = [p["name"] for p in self.data.phases]
+        self._phase_index: tuple[list[dict[str, Any]], dict[str, dict[str, Any]]] | None = None
 
     def option(self, name: str) -> bool:
         """An optional rule is on (a title may make one option imply others)."""
@@ -208,10 +209,12 @@ class Title(OperatingRules):
 
     # ------------------------------------------------------------ phases
     def phase_data(self, game: Game) -> dict[str, Any]:
-        for p in self.data.phases:
-            if p["name"] == game.state.phase:
-                return p
-        return self.data.phases[0]
+        phases = self.data.phases
+        index = self._phase_index
+        if index is None or index[0] is not phases:  # built once per title's phase list
+            index = self._phase_index = (phases, {p["name"]: p for p in reversed(phases)})
+        found = index[1].get(game.state.phase)
+        return found if found is not None else phases[0]
 
     def tile_colors(self, game: Game) -> tuple[str, ...]:
         return tuple(self.phase_data(game)["tile_colors"])

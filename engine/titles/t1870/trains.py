@@ -145,8 +145,13 @@ class TrainRules1870(Title):
                 state1870(game).assignments = {}
 
     def crowded(self, game: Game) -> list[Corporation]:
+        """Corporations over their train limit (asked at every step: one pass over the trains)."""
+        held: dict[str, int] = {}
+        for t in game.state.trains:
+            if not t.gone and t.owner is not None:
+                held[t.owner] = held.get(t.owner, 0) + 1
         return [c for c in game.state.corporations.values()
-                if not c.closed and len(self.active_trains(game, c)) > self.train_limit_for(game, c)]
+                if not c.closed and held.get(c.id, 0) > self.train_limit_for(game, c)]
 
     def discard_train(self, game: Game, corp: Corporation, action: Any) -> None:
         train = self.find_train(game, corp, action.train)
