@@ -1,8 +1,9 @@
 """Game: title + players + options + action log. All state is derived by replaying the log.
 
-This module owns applying a move (checked, all or nothing), undo/redo over the live state and
-replaying a log; which moves are in effect is engine/undos.py, the snapshots that make an undo
-or a refused move cheap are engine/snapshots.py."""
+This module owns applying a move (checked, all or nothing) and the queries on a game; undo/redo
+over the live state and replaying a log are engine/replaying.py, which moves are in effect is
+engine/undos.py, the snapshots that make an undo or a refused move cheap are
+engine/snapshots.py."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import dump_action, parse_action
-from engine.core import gcpause
 from engine.errors import EngineError, EngineFault
 from engine.flow.base import Round
-from engine.snapshots import CHECKPOINT_EVERY, Checkpoints
+from engine.replaying import Replaying
+from engine.snapshots import CHECKPOINT_EVERY
 from engine.state import State
 from engine.undos import Undos, effective_actions
 
@@ -32,7 +33,7 @@ def _auto_key(a: Any) -> dict[str, Any]:
             if k not in ("id", "created_at", "user")}
 
 
-class Game(Checkpoints):
+class Game(Replaying):
     """One game. `apply` validates and applies an action or raises EngineError unchanged.
 
     A refused live move is checked on the live state and rolled back to a snapshot taken just
@@ -261,43 +262,6 @@ class Game(Checkpoints):
 
             check_claims(self, act)
 
-    def _sync(self, target: Sequence[Any], common: int | None = None) -> None:
-        """Make the state that of the moves `target` (in effect, in order) from the latest
-        snapshot that still holds: one taken after moves that `target` starts with (`common`:
-        how many of the moves applied now it starts with; counted when not given)."""
-        if common is None:
-            common = 0
-            for a, b in zip(self._applied, target, strict=False):
-                if a is not b:
-                    break
-                common += 1
-        for k in [k for k in self._checkpoints if k > common]:
-            del self._checkpoints[k]
-        if self._checkpoints:
-            k = max(self._checkpoints)
-            self._load_snapshot(self._checkpoints[k])
-            del self._applied[k:]
-        else:
-            self._warnings, self._audits = [], []
-            self._reset()
-            k = 0
-        self._replay(target, k)
-
-    def _replay(self, target: Sequence[Any], start: int) -> None:
-        """Apply the moves target[start:] as a recorded log (accepted once: not re-judged)."""
-        marks = self._marks(len(target), start)
-        self._trusting = True
-        try:
-            with gcpause.paused():
-                for k in range(start, len(target)):
-                    if k in marks:
-                        self._checkpoints[k] = self._snapshot()
-                    act = target[k]
-                    self._process(act)
-                    self._applied.append(act)
-        finally:
-            self._trusting = False
-
     def _process(self, act: Any) -> None:
         self._processed += 1  # any change of state goes through here (see `legal`)
         if act.type.startswith("program_") or act.type == "destination_connection":
@@ -318,102 +282,6 @@ class Game(Checkpoints):
     def _apply_auto(self, act: Any) -> None:
         for sub in act.auto_actions:
             self._process(parse_action(sub))
-
-    def load_log(self, actions: Iterable[dict[str, Any] | Any],
-                 before: Callable[[Game, Any], None] | None = None) -> None:
-        """Replace the log with a recorded one (undo/redo included) and replay what is in effect.
-
-        Raises EngineError naming the first rejected action; the game is then left at the
-        state just before it.
-        """
-        with gcpause.paused():
-            self._load_log(actions, before)
-
-    def _load_log(self, actions: Iterable[dict[str, Any] | Any],
-                  before: Callable[[Game, Any], None] | None) -> None:
-        log = [parse_action(a) for a in actions]
-        self.log = []
-        self._undos = Undos()
-        self._warnings, self._audits = [], []
-        self._checkpoints = {}
-        self._reset()
-        undos = Undos.of(log)
-        effective = undos.live
-        marks = self._marks(len(effective), 0)
-        applied = 0
-        self._trusting = True
-        try:
-            for act in effective:
-                if before is not None:
-                    before(self, act)
-                if applied in marks:
-                    self._checkpoints[applied] = self._snapshot()
-                try:
-                    self._process(act)
-                except Exception as err:
-                    self.applied_count = applied
-                    # keep the log up to (not including) the rejected action
-                    cut = log.index(act)
-                    self.log = log[:cut]
-                    self._rebuild()
-                    if isinstance(err, EngineError):
-                        err.action_id = act.id
-                        raise
-                    raise EngineFault(f"internal error replaying action {act.id} ({act.type}): "
-                                      f"{err!r}", action_id=act.id) from err
-                self._applied.append(act)
-                applied += 1
-        finally:
-            self._trusting = False
-        self.log = log
-        self._undos = undos
-        self.applied_count = applied
-
-    @property
-    def warnings(self) -> list[str]:
-        """Replay warnings (e.g. logged revenues that differ from the rules)."""
-        while self._audits:
-            msg = self._audits.pop(0)()
-            if msg:
-                self._warnings.append(msg)
-        return self._warnings
-
-    def defer_audit(self, check: Callable[[], str | None]) -> None:
-        self._audits.append(check)
-
-    def _rebuild(self) -> None:
-        """Make the state that of the actions in effect in the log (after the log was cut),
-        from the latest snapshot that still holds. The log's actions were accepted once: they
-        are replayed as a recorded log."""
-        self._undos = Undos.of(self.log)
-        self._sync(self._undos.live)
-
-    def _undo_redo(self, act: Any) -> Any:
-        if act.type == "undo":
-            if not self._undos.live:
-                raise EngineError("There is nothing to undo.", rule="undo.nothing")
-            if act.action_id is not None and act.action_id != 0 and not self._undos.in_effect(
-                act.action_id
-            ):
-                raise EngineError(f"Cannot undo to action {act.action_id}: it is not in effect.",
-                                  rule="undo.unknown")
-        else:
-            if not self.can_redo():
-                raise EngineError("There is nothing to redo.", rule="redo.nothing")
-        n = len(self._applied)
-        self._log_append(act)
-        self.last_events = []
-        live = self._undos.live
-        if act.type == "undo":
-            self._sync(live, common=len(live))  # the moves left in effect: a prefix of those applied
-        else:  # the moves put back follow those applied
-            self._replay(live, n)
-        return act
-
-    def can_redo(self) -> bool:
-        """An undo is open: no move has been made since, and it has not been redone (several
-        undos in a row are redone one by one, latest first)."""
-        return bool(self._undos.undone)
 
     # ------------------------------------------------------------------ queries
     def current_entity(self) -> tuple[str, str]:

@@ -113,10 +113,8 @@ class DestinationRules(Title):
         """In a connection run the best run with one train from home to the destination (the
         run the legal answer offers), else the solver's best."""
         if self.in_connection_run(game, corp):
-            from engine.titles.t1870.connection import (
-                CONNECTION_TIME_LIMIT_MS,
-                connection_run_solution,
-            )
+            from engine.titles.t1870.connection import CONNECTION_TIME_LIMIT_MS
+            from engine.titles.t1870.connection_offer import connection_run_solution
 
             limit = CONNECTION_TIME_LIMIT_MS if time_limit_ms is None else time_limit_ms
             return connection_run_solution(game, corp, time_limit_ms=limit)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from engine.core import shares
 from engine.state import MARKET
 from engine.titles.t1870 import protection
-from engine.titles.t1870.connection import CONNECTION_TIME_LIMIT_MS, connection_run
+from engine.titles.t1870.connection import CONNECTION_TIME_LIMIT_MS
+from engine.titles.t1870.connection_offer import connection_run
 from engine.titles.t1870.state import state1870
 
 if TYPE_CHECKING:

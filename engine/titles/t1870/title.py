@@ -2,10 +2,12 @@
 this module; the rule choices that follow the 18xx.games logs are in RULES.md.
 
 This module holds setup, the round sequence, certificates and limits, the stock-round hooks,
-dividends and emergency sales; the rest is in mixins: destinations.py (destination tokens,
-station wars, connection runs), privates.py (route bonuses, privates, the river), trains.py
-(open market, forced purchases, diesels). Round classes are in rounds.py, price protection in
-protection.py, the market zones in market.py, 1870's part of the legal answer in legal.py."""
+dividends and the operating-round hooks; the rest is in mixins: destinations.py (destination
+tokens, station wars, connection runs), privates.py (route bonuses, privates, the river),
+trains.py (open market, forced purchases, diesels), emergency.py (the president's sales to fund
+a forced purchase, bankruptcy's reach). Round classes are in rounds.py (auction, stock round) and
+operating_round.py, price protection in protection.py, the market zones in market.py, 1870's
+part of the legal answer in legal.py."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from engine.state import IPO, MARKET, Corporation, Player, State
 from engine.title import Title
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870.destinations import DestinationRules
+from engine.titles.t1870.emergency import EmergencySales1870
 from engine.titles.t1870.ids import CATTLE, PORT
 from engine.titles.t1870.privates import PrivateRules
 from engine.titles.t1870.state import Corp1870, State1870, corp1870, state1870
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
+class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales1870, Title):
     name = "1870"
     bankruptcy_allowed = True
     companies_bought_any_time = True
@@ -86,7 +89,7 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
         return StockRound1870(game)
 
     def operating_round(self, game: Game, round_num: int) -> Round:
-        from engine.titles.t1870.rounds import OperatingRound1870
+        from engine.titles.t1870.operating_round import OperatingRound1870
 
         return OperatingRound1870(game, round_num)
 
@@ -375,155 +378,3 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, Title):
             return False
         placed = state1870(game).assignments.get(company.id)
         return placed is None or (company.id == PORT and not placed["closed"])
-
-    def emergency_sell(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str, action: Any) -> None:
-        """The president sells to fund a forced train purchase; only the buying corporation's
-        presidency must not change. The sales wait for price protection like any other."""
-        from engine.flow.stock import sell_certs
-
-        target, certs, pct = self.emergency_certs(game, rnd, corp, pid, action)
-        sold: list[str] = rnd.turn.ebuy_sold
-        err = self.emergency_sale_error(game, corp, pid, target, pct, sold)
-        if err:
-            raise EngineError(err[1], rule=err[0])
-        self._sale_context = (pid, shares.president(target))
-        sell_certs(game, target, pid, certs, pct)
-        sold.append(target.id)
-        rnd.turn.sold_shares = True
-
-    def ebuy_needed(self, game: Game) -> int:
-        """What a forced purchase costs: the cheapest train of the bank or the open market."""
-        return self.cheapest_available(game) or 0
-
-    def emergency_sale_error(self, game: Game, corp: Corporation, pid: str, target: Corporation,
-                             pct: int, sold: Any = ()) -> tuple[str, str] | None:
-        """(rule, message) when the president may not sell `pct`% of `target` to fund `corp`'s
-        forced train purchase, else None. As on the site: the market must have room, the buying
-        company's presidency must not change, he may not end above 60% (white/yellow cells), and
-        he may not raise more than needed - unless selling one share less would leave him above
-        60%. Each corporation is sold in one block (`sold`: those sold already for this train)."""
-        st = game.state
-        if target.closed or target.cell is None:
-            return ("ebuy.cert", f"{target.id} shares have no price to sell at.")
-        if target.id in sold:
-            return ("ebuy.block", f"You have already sold {target.id} for this train: one block per corporation.")
-        held = shares.percent(target, pid)
-        if pct <= 0 or pct > held:
-            return ("ebuy.cert", f"You hold {held}% of {target.id}.")
-        if shares.percent(target, MARKET) + pct > self.pool_limit():
-            return ("ebuy.pool", f"The open market may not hold more than {self.pool_limit()}% of {target.id}.")
-        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
-        pres = shares.president_cert(target)
-        if shares.president(target) == pid:
-            if target.id == corp.id and others > held - pct:
-                return ("ebuy.presidency",
-                        f"Selling that would change the presidency of {corp.id}, which is buying the train.")
-            if held - pct < pres.percent and others < pres.percent:
-                return ("ebuy.presidency", f"Nobody else could take over {target.id}'s president's certificate.")
-        above = not self.may_hold_above_60(game, target)
-        if above and held - pct > 60:
-            return ("ebuy.holding", f"After this sale you would still hold more than 60% of {target.id}.")
-        price = self.share_price(target)
-        have = corp.cash + st.player(pid).cash
-        need = self.ebuy_needed(game)
-        if have + price * pct // 10 >= need + price and not (above and held - pct + 10 > 60):
-            return ("ebuy.sell_more_than_needed",
-                    f"{corp.id} needs ${max(0, need - have)} more: sell no more shares than that takes.")
-        return None
-
-    def emergency_sale_options(self, game: Game, corp: Corporation, pid: str,
-                               sold: Any = ()) -> list[tuple[str, int]]:
-        """(corporation, percent) sales the president may make now for the forced purchase."""
-        out = []
-        for target in game.state.corporations.values():
-            held = shares.percent(target, pid)
-            for pct in range(10, held + 1, 10):
-                if self.emergency_sale_error(game, corp, pid, target, pct, sold) is None:
-                    out.append((target.id, pct))
-        return out
-
-    def emergency_liquidity(self, game: Game, corp: Corporation, pid: str, sold: Any = ()) -> int:
-        """The most the president could raise by selling, ignoring the 'no more than needed'
-        limit (one block per corporation, none of those already sold for this train)."""
-        st = game.state
-        total = 0
-        for target in st.corporations.values():
-            if target.closed or target.cell is None or target.id in sold:
-                continue
-            held = shares.percent(target, pid)
-            best = 0
-            for pct in range(10, held + 1, 10):
-                if shares.percent(target, MARKET) + pct > self.pool_limit():
-                    break
-                others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
-                pres = shares.president_cert(target)
-                if shares.president(target) == pid:
-                    if target.id == corp.id and others > held - pct:
-                        break
-                    if held - pct < pres.percent and others < pres.percent:
-                        break
-                best = pct
-            total += self.share_price(target) * best // 10
-        return total
-
-    def bankruptcy_liquidity(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str) -> int:
-        return self.emergency_liquidity(game, corp, pid, rnd.turn.ebuy_sold)
-
-
-
-
-
-
-    # ------------------------------------------------------------ tokens
-
-
-
-
-
-
-
-
-    # ------------------------------------------------------------ routes
-
-    # ------------------------------------------------------------ trains
-
-
-
-
-
-
-
-
-
-
-
-
-
-    # ------------------------------------------------------------ private companies
-
-
-
-
-
-
-
-
-    # ------------------------------------------------------------ connection runs
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-

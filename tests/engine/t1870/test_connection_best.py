@@ -20,11 +20,8 @@ from engine.routes.reach import reachable
 from engine.routes.revenue import check_line, route_context, score_routes, train_spec
 from engine.routes.solver import best_routes
 from engine.routes.types import Board, NodeRef, RouteRules, TrainSpec
-from engine.titles.t1870.connection import (
-    best_connection,
-    best_connection_routes,
-    best_connection_solution,
-)
+from engine.titles.t1870.connection import best_connection
+from engine.titles.t1870.connection_offer import best_connection_routes, best_connection_solution
 from engine.titles.t1870.state import corp1870
 from tests.engine.routes._boards import all_lines
 from tests.engine.t1870._util import ALLOWED, BANK, BANKRUPT, SMALL, fixture, replay

@@ -1,0 +1,54 @@
+"""Share moves of the common rules: the certificates a sale sends to the market, a sale settled
+(presidency, proceeds, the price's move) and a corporation's par placed on the market."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core import market as mk
+from engine.core import shares
+from engine.errors import EngineError
+from engine.state import MARKET, Cert, Corporation
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def sale_bundle(corp: Corporation, pid: str, certs: list[Cert], pct: int) -> list[Cert]:
+    """The certificates that go to the market for a sale of `pct` percent: those named, in the
+    order named, when they make up the sale (all of it, or more when the president's
+    certificate is among them: a partial sale); else the ones the engine picks."""
+    named = [c for c in certs if c.owner == pid]
+    total = sum(c.percent for c in named)
+    if named and len(named) == len(certs) and (
+            total == pct or (total > pct and any(c.president for c in named))):
+        return named
+    return shares.pick_for_sale(corp, pid, pct)
+
+
+def sell_certs(game: Game, corp: Corporation, pid: str, certs: list[Cert], pct: int) -> None:
+    """Sell `pct` percent of `pid`'s holding in `corp` to the market, as on the site: the
+    bundle's certificates go to the market in its order, the presidency is settled
+    (shares.update_presidency: a partial bundle's unsold part comes back from the market), the
+    seller is paid and the price moves."""
+    t, st = game.title, game.state
+    price = t.share_price(corp)
+    players = [p.id for p in st.players]
+    previous = shares.president(corp)
+    bundle = sale_bundle(corp, pid, certs, pct)
+    total = sum(c.percent for c in bundle)
+    if total < pct or (total > pct and not any(c.president for c in bundle)):
+        raise EngineError(f"You cannot sell exactly {pct}% of {corp.id}.", rule="stock.sell")
+    for c in bundle:
+        shares.move(corp, c, MARKET)
+    shares.update_presidency(corp, players, previous, t.presidency_swap_pick, seller=pid, kept=total - pct)
+    amount = t.sale_proceeds(corp, price, pct)
+    st.player(pid).cash += amount
+    st.bank.cash -= amount
+    t.move_on_sale(game, corp, pct, tuple(c.id for c in bundle))
+
+
+def par_place(game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
+    corp.par = game.title.market.price(cell)
+    mk.place(game.state, corp, cell)
+    corp.ipoed = True

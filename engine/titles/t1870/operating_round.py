@@ -1,0 +1,282 @@
+"""1870's operating round: connection runs, price protection of sales to fund a forced train
+purchase, train discards and bankruptcy."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from engine.core import market as mk
+from engine.core import shares
+from engine.errors import EngineError
+from engine.flow.operating import OperatingRound, TurnState
+from engine.flow.stock import sell_certs
+from engine.state import Corporation
+from engine.titles.t1870 import market as zones
+from engine.titles.t1870 import protection
+from engine.titles.t1870.rounds import end_manually
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.titles.t1870.title import Title1870
+
+
+class OperatingRound1870(OperatingRound):
+
+    @property
+    def title(self) -> Title1870:
+        return cast("Title1870", self.game.title)
+    def __init__(self, game: Game, round_num: int) -> None:
+        self.conn_runs: list[str] = []
+        self.conn_stage = "choose"
+        self.conn_revenue = 0
+        self.awaiting_next = False
+        self.unsorted: list[str] | None = None  # the order before the last connection re-sort
+        super().__init__(game, round_num)
+
+    def queue(self) -> list[dict[str, Any]]:
+        return protection.queue(self.game)
+
+    def corp(self) -> Corporation:
+        """The corporation operating now: one making its connection run comes first."""
+        if self.conn_runs:
+            return self.game.state.corporations[self.conn_runs[0]]
+        return super().corp()
+
+    def in_protection(self) -> bool:
+        return bool(self.queue()) and self.step_name() == "done" and not self.awaiting_next
+
+    def current(self) -> tuple[str, str]:
+        if self.finished or self.game.state.finished:
+            return ("", "")
+        crowded = self.title.crowded(self.game)
+        if crowded:
+            return (crowded[0].id, "corporation")
+        if self.conn_runs:
+            return (self.conn_runs[0], "corporation")
+        if self.in_protection():
+            return (str(self.queue()[0]["president"]), "player")
+        return super().current()
+
+    def kinds(self) -> list[str]:
+        if self.finished or self.game.state.finished:
+            return []
+        if self.title.crowded(self.game):
+            return ["discard_train"]
+        if self.conn_runs:
+            return {"choose": ["choose"], "route": ["run_routes"], "dividend": ["dividend"]}[self.conn_stage]
+        if self.in_protection():
+            return ["buy_shares", "pass"]
+        return super().kinds()
+
+    # ---- flow
+    def _settle(self) -> None:
+        g, t = self.game, self.title
+        while not self.finished and not g.state.finished:
+            if self.conn_runs or t.crowded(g):
+                return
+            if self.awaiting_next:
+                self.awaiting_next = False
+                self._next_entity()
+                return
+            name = self.step_name()
+            if name != "done" and self.corp().closed:  # closed in its turn: the turn is over
+                self.turn.step = len(self.steps)
+                continue
+            if name == "done":
+                if self.queue():
+                    self._skip_unprotectable()
+                    if self.queue():
+                        return
+                corp = self.corp()
+                t.end_turn(g, self, corp)
+                self.done.append(corp.id)
+                self.awaiting_next = True
+                if not corp.closed and not t.closing(g, corp):
+                    # a company closed in its turn (or closing when its action is over, at $0)
+                    # gets no check for its turn's end
+                    self._add_runs(t.connection_check(g, self, corp.id))
+                continue
+            if t.step_kinds(g, self, name):
+                return
+            t.skip_step(g, self, name)
+            self.turn.step += 1
+
+    def _add_runs(self, corps: list[str]) -> None:
+        for c in corps:
+            if c not in self.conn_runs:
+                self.conn_runs.append(c)
+
+    def process(self, action: Any) -> None:
+        g, t = self.game, self.title
+        t.note_logged_checks(action)
+        st = g.state
+        if action.type == "end_game":
+            end_manually(g)
+            return
+        if action.type == "bankrupt":
+            self._bankrupt(action)
+            return
+        if action.type == "discard_train":
+            corp = st.corporations.get(str(action.entity))
+            if corp is None:
+                raise EngineError(f"There is no corporation {action.entity}.", rule="train.discard")
+            t.discard_train(g, corp, action)
+            self._settle()
+            return
+        if action.type == "choose" and not self.conn_runs and g.trusting_log:
+            corp = st.corporations.get(str(action.entity))
+            if corp is not None and t.destination_hex(corp):  # a connection the log knew about
+                self.conn_runs.append(corp.id)
+        if not self.conn_runs:
+            self._follow_logged_order(action)
+        if self.conn_runs:
+            self._connection(action)
+        elif self.in_protection():
+            self._protection(action)
+        else:
+            if action.type == "sell_shares":
+                cid = action.shares[0].rsplit("_", 1)[0] if action.shares else ""
+                target = st.corporations.get(cid)
+                t._sale_context = (str(action.entity), shares.president(target) if target else None)
+            super().process(action)
+        leftover = t.connection_check(g, self) if t._logged_checks else []
+        if leftover:
+            self._add_runs(leftover)
+        self._settle()
+
+    # ---- connection runs
+    def _connection(self, action: Any) -> None:
+        g, t = self.game, self.title
+        corp = g.state.corporations[self.conn_runs[0]]
+        if str(action.entity) != corp.id:
+            raise EngineError(f"{corp.id} must first make its connection run.", rule="connection.turn")
+        want = self.kinds()[0]
+        if action.type != want:
+            raise EngineError(f"{corp.id}'s connection run: {want.replace('_', ' ')} now.",
+                              rule="connection.order")
+        if want == "choose":
+            t.choose_destination(g, corp, action.choice)
+            self.conn_stage = "route"
+        elif want == "run_routes":
+            err = t.connection_route_error(g, corp, action)
+            if err:
+                raise EngineError(err, rule="connection.route")
+            saved = self.turn
+            self.turn = TurnState()
+            try:
+                t.run_routes(g, self, corp, action)
+                self.conn_revenue = self.turn.revenue
+            finally:
+                self.turn = saved
+            self.conn_stage = "dividend"
+        else:
+            if action.kind not in ("payout", "withhold"):
+                raise EngineError("A connection run's income is paid out in full or withheld, never halved.",
+                                  rule="connection.dividend")
+            revenue = self.conn_revenue
+            if action.kind == "payout":
+                t.pay_holders(g, corp, revenue)
+                if revenue > 0:
+                    zones.move_right(g, corp)
+            else:
+                t.withhold(g, corp, revenue)
+            self.conn_runs.pop(0)
+            self.conn_stage = "choose"
+            self._resort()
+
+    def _follow_logged_order(self, action: Any) -> None:
+        """Until 2023-10 the site did not re-sort after a connection run: if the log has the
+        corporation of the unsorted order act at the start of a turn, follow the log."""
+        if self.unsorted is None or action.entity_type not in ("corporation", "company"):
+            return
+        start = self.index if not self.awaiting_next else self.index + 1
+        fresh = self.awaiting_next or (self.turn.step == 0 and not self.turn.laid and not self.turn.ran)
+        rest = [c for c in self.unsorted if c in self.order[start:]]
+        owner = str(action.entity)
+        if owner in self.game.state.companies and owner not in self.game.state.corporations:
+            owner = str(self.game.state.companies[owner].owner)
+        if not fresh or not rest or rest[0] != owner or self.order[start] == owner:
+            return
+        self.order[start:] = rest
+        self.unsorted = None
+        if not self.awaiting_next:  # restart the turn for the corporation the log names
+            self.turn = TurnState()
+            self.title.start_turn(self.game, self, self.corp())
+            self._settle()
+
+    def _resort(self) -> None:
+        """Corporations still to operate this round are re-sorted by their current prices."""
+        st = self.game.state
+        start = self.index + 1
+        self.unsorted = list(self.order)
+        waiting = [c for c in self.order[start:] if st.corporations[c].cell is not None]
+        waiting.sort(key=lambda cid: mk.order_key(st, self.title.market, st.corporations[cid]))
+        self.order[start:] = waiting
+
+    # ---- price protection (sales to fund a forced train purchase)
+    def after_closing(self) -> None:
+        """Companies closed at the end of the action (the one operating, one whose protection
+        was due): the round moves on past what nobody can do now."""
+        self._skip_unprotectable()
+        self._settle()
+
+    def _skip_unprotectable(self) -> None:
+        q = self.queue()
+        while q and protection.protect_error(self.game, q[0], set()):
+            protection.decline(self.game, q.pop(0))
+            self._resort()
+
+    def _protection(self, action: Any) -> None:
+        g = self.game
+        sale = self.queue()[0]
+        pid = str(action.entity)
+        if pid != sale["president"]:
+            raise EngineError(f"{g.player_name(str(sale['president']))} must first decide whether to "
+                              f"price-protect {sale['corp']}.", rule="protection.turn")
+        if action.type == "buy_shares":
+            err = protection.protect_error(g, sale, set())
+            if err:
+                raise EngineError(err, rule="protection.refused")
+            protection.protect(g, sale, pid, list(action.shares))
+            self.queue().pop(0)
+        elif action.type == "pass":
+            protection.decline(g, self.queue().pop(0))
+            self._resort()
+        else:
+            raise EngineError("Price-protect (buy the shares just sold) or pass.", rule="protection.kind")
+        # the protections nobody can make now lapse at once, before any connection check
+        self._skip_unprotectable()
+
+    # ---- bankruptcy
+    def _bankrupt(self, action: Any) -> None:
+        g, t = self.game, self.title
+        st = g.state
+        corp = st.corporations.get(str(action.entity))
+        pid = shares.president(corp) if corp else None
+        if corp is None or pid is None:
+            raise EngineError("Only a corporation's president may declare bankruptcy for it.",
+                              rule="bankrupt.who")
+        if not t.must_buy_train(g, self, corp):
+            raise EngineError(f"{corp.id} is not forced to buy a train, so its president cannot go bankrupt.",
+                              rule="bankrupt.not_forced")
+        if not t.may_declare_bankruptcy(g, self, corp):
+            raise EngineError(f"{corp.id}'s treasury, its president's cash and the shares he may sell can pay "
+                              f"for a ${t.ebuy_needed(g)} train: no bankruptcy.", rule="bankrupt.can_pay")
+        player = st.player(pid)
+        sold = self.turn.ebuy_sold
+        for other in st.corporations.values():
+            # as the site: per corporation the largest block a forced-purchase sale may be (the
+            # market's room, the president's certificate only if someone can take it, never the
+            # buying company's presidency, not above 60% in a white/yellow cell), none of a
+            # corporation already sold for this train (one block each)
+            allowed = [pct for pct in range(10, shares.percent(other, pid) + 1, 10)
+                       if (t.emergency_sale_error(g, corp, pid, other, pct, sold) or ("ok",))[0]
+                       in ("ok", "ebuy.sell_more_than_needed")]
+            if allowed:
+                t._sale_context = (pid, shares.president(other))
+                sell_certs(g, other, pid, [], max(allowed))
+        st.bank.cash += player.cash
+        player.cash = 0
+        player.bankrupt = True
+        st.finished = True
+        st.end_reason = "bankrupt"
