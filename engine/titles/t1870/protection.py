@@ -10,7 +10,7 @@ from engine.core import shares
 from engine.errors import EngineError
 from engine.state import MARKET
 from engine.titles.t1870 import market as zones
-from engine.titles.t1870.state import state1870
+from engine.titles.t1870.state import state1870, title1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -22,7 +22,7 @@ def queue(game: Game) -> list[dict[str, Any]]:
 
 def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -> str | None:
     """Why the president before the sale may not protect it (None = he may)."""
-    st, t = game.state, game.title
+    st, t = game.state, title1870(game)
     pid = sale["president"]
     corp = st.corporations[sale["corp"]]
     if pid is None:
@@ -40,11 +40,11 @@ def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -
     if not any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
         # as the site: no share waiting in the queue is left out (the protected company's own
         # shares stay where they count, and so do those of any other company sold meanwhile)
-        t._count_as_protected = True  # type: ignore[attr-defined]
+        t._count_as_protected = True
         try:
             n = t.cert_count(game, pid) + sale["pct"] // 10
         finally:
-            t._count_as_protected = False  # type: ignore[attr-defined]
+            t._count_as_protected = False
         if n > t.cert_limit(game):
             return (f"Price protection would take you over the certificate limit ({t.cert_limit(game)}); "
                     "you may not sell to make room.")

@@ -12,7 +12,7 @@ from engine.flow.stock import StockRound, Turn, par_place
 from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870 import protection
-from engine.titles.t1870.state import state1870
+from engine.titles.t1870.state import state1870, title1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -58,7 +58,7 @@ class Auction1870(WaterfallAuction):
         g.state.companies[corp_id].closed = True
 
     def process(self, action: Any) -> None:
-        self.game.title.note_logged_checks(action)  # type: ignore[attr-defined]
+        title1870(self.game).note_logged_checks(action)
         if action.type == "end_game":
             end_manually(self.game)
             return

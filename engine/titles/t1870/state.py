@@ -1,6 +1,7 @@
 """1870's own game state (State.title_state): share sales awaiting price protection, reissued
 corporations, the assigned private markers (cattle, port), the river company's cap, train
-acquisition order, the broken bank; and each corporation's destination (Corporation.title_state)."""
+acquisition order, the broken bank; and each corporation's destination (Corporation.title_state).
+The typed accessors: state1870(game), corp1870(corp) and title1870(game) (the title object)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from engine.state import Corporation, CorpState, TitleState, title_state_as
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.titles.t1870.title import Title1870
 
 # the kinds (engine.view.MARKER_KINDS) of the markers of assigned companies; an unknown company
 # gives the kind "assigned"
@@ -60,6 +62,16 @@ class Corp1870(CorpState):
 def state1870(game: Game) -> State1870:
     """The 1870 state of a game of 1870."""
     return title_state_as(game.state, State1870)
+
+
+def title1870(game: Game) -> Title1870:
+    """The title of a game of 1870, as its own class."""
+    from engine.titles.t1870.title import Title1870
+
+    t = game.title
+    if not isinstance(t, Title1870):
+        raise TypeError(f"not an 1870 title: {type(t).__name__}")
+    return t
 
 
 def corp1870(corp: Corporation) -> Corp1870:

@@ -106,7 +106,10 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
                 return None
             state1870(game).ors_in_set = int(self.phase_data(game)["operating_rounds_per_set"])
             return self.operating_round(game, 1)
-        rnd: OperatingRound = finished  # type: ignore[assignment]
+        from engine.titles.t1870.operating_round import OperatingRound1870
+
+        rnd = finished
+        assert isinstance(rnd, OperatingRound1870)  # 1870's rounds: auction, stock, operating
         last = rnd.round_num >= int(state1870(game).ors_in_set)
         if last and state1870(game).bank_broken:
             st.end_reason = "bank"
@@ -358,7 +361,10 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         self.pay_companies(game)
         order = self.operating_order(game)
         if order:  # the site checks at the start of the round's first turn
-            rnd.conn_runs.extend(self.connection_check(game, rnd, order[0]))  # type: ignore[attr-defined]
+            from engine.titles.t1870.operating_round import OperatingRound1870
+
+            assert isinstance(rnd, OperatingRound1870)
+            rnd.conn_runs.extend(self.connection_check(game, rnd, order[0]))
 
     def start_turn(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         super().start_turn(game, rnd, corp)
