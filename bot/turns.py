@@ -82,10 +82,21 @@ class ServiceTurns(ServiceCore):
         new = TurnState(record.id, acting, round_name, since, now, now, stamp)
         users = self._users(record, acting)
         due = now + timing.remind_hours * HOUR
-        await self.long.record_turn(new, charges, [(u, due) for u in users])
         before = set(self._users(record, state.acting)) if state is not None else set()
+        # a player newly up inside their quiet hours is named but not pinged; their first
+        # reminder, due when the quiet hours end, is the ping
+        held: dict[int, float] = {}
+        for u in users:
+            if u not in before:
+                quiet_end = (await self.long.quiet_hours(u)).until(now)
+                if quiet_end is not None:
+                    held[u] = quiet_end
+        await self.long.record_turn(new, charges, [(u, held.get(u, due)) for u in users])
         if reply is not None:
-            reply.mention = tuple(u for u in reply.mention if u not in before)
+            reply.mention = tuple(u for u in reply.mention if u not in before and u not in held)
+            for u, until in held.items():
+                reply.text += (f"\n({self._user_name(record, u)} is in quiet hours: pinged "
+                               f"when they end, {stamp_text(until)}.)")
             # the clocks go with the phone card: when the turn passes or the round changes
             card = passed or state is None or state.round != round_name
             if card and not turn.finished:
