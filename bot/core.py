@@ -263,7 +263,8 @@ class ServiceCore:
     def _draw(self, reply: Reply, draw: Draw) -> None:
         """Give the reply its images to draw once it is sent (bot/images.py)."""
         if draw.view is not None and draw.kinds and self.render_images:
-            reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds)
+            reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds,
+                                              reply.clocks)
 
     async def _add_images(self, reply: Reply, game_id: int, stamp: int, view: GameView,
                           kinds: Sequence[str]) -> None:

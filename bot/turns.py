@@ -99,6 +99,7 @@ class ServiceTurns(ServiceCore):
                                f"when they end, {stamp_text(until)}.)")
             # the clocks go with the phone card: when the turn passes or the round changes
             card = passed or state is None or state.round != round_name
+            reply.clocks = tuple(await self._engine_clocks(record, new, now))
             if card and not turn.finished:
                 line = await self._clocks_line(record, new, timing, now)
                 if line:
@@ -137,6 +138,20 @@ class ServiceTurns(ServiceCore):
             if state is not None and p.engine_id in state.acting:
                 spent += max(0.0, now - state.accounted_at)
             out.append((p.name, spent))
+        return out
+
+    async def _engine_clocks(self, record: GameRecord, state: TurnState | None,
+                             now: float) -> list[tuple[str, float]]:
+        """(engine player id, seconds on turns) per seated player: what the card shows."""
+        clocks = await self.long.clocks(record.id)
+        out = []
+        for p in record.seated:
+            if p.user_id <= 0:
+                continue
+            spent = clocks.get((p.engine_id, p.user_id), 0.0)
+            if state is not None and p.engine_id in state.acting:
+                spent += max(0.0, now - state.accounted_at)
+            out.append((p.engine_id, spent))
         return out
 
     async def _clocks_line(self, record: GameRecord, state: TurnState | None, timing: Timing,
