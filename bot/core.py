@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from bot import naming
-from bot.consent import Waiting
 from bot.images import ImageDesk
 from bot.lag import LagMonitor
 from bot.naming import Named
@@ -22,6 +21,7 @@ from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
+from bot.store.asked import AskedRepo
 from bot.store.locks import CREATE_KEY, GameLocks
 from engine.game import Game
 from engine.legal import Legal
@@ -107,7 +107,7 @@ class ServiceCore:
         # must not block (the e-mail transport queues the game, bot/mail/transport.py)
         self.turn_listeners: list[Callable[[GameRecord, Turn, int], None]] = []
         # train sales and proposed runs waiting for a button (bot/consent.py)
-        self.waiting = Waiting()
+        self.asked = AskedRepo(self.store)
 
     async def run_engine(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run engine work on the engine threads and wait for it."""

@@ -218,6 +218,8 @@ async def test_a_train_from_another_players_corporation_asks_its_president(env: 
     assert len(await env.service.store.actions(1)) == moves  # nothing bought yet
     buttons = [c["custom_id"] for row in sent.payload["components"] for c in row["components"]]
     yes = next(b for b in buttons if b.startswith("sale:yes:"))
+    # the request is stored: a restart of the bot before the answer loses nothing
+    await env.restart()
     # only the seller's president may answer
     answer = await env.fake.click(users[buyer], sent, yes)
     assert answer.ephemeral and "Only the selling corporation's president" in answer.content
