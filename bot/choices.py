@@ -97,7 +97,7 @@ def options_for(legal: Legal | None, param: str, args: dict[str, Any]) -> list[t
                 r
                 for t, rs in tiles.get(at, ())
                 if not tile or t == tile
-                for r in rs
+                for r in naming.distinct_rotations(legal, t, list(rs))
             ]
             return _unique((str(r), str(r)) for r in rots)
         case "city":

@@ -186,7 +186,8 @@ def lay_tile(
     at = naming.hex_id(legal, hex, tiles)
     copy = naming.tile_id(tiles.get(at, ()), tile) or tile
     if rotation is None:  # the one that fits, or a picture of those that do
-        fits = [list(rs) for t, rs in tiles.get(at, ()) if t == copy]
+        fits = [naming.distinct_rotations(legal, t, list(rs))
+                for t, rs in tiles.get(at, ()) if t == copy]
         if not fits:
             raise BotError(f"Tile {tile} cannot be laid on {at} now.")
         if len(fits[0]) != 1:
