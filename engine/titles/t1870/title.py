@@ -24,7 +24,7 @@ from engine.titles.t1870.destinations import DestinationRules
 from engine.titles.t1870.emergency import EmergencySales1870
 from engine.titles.t1870.ids import CATTLE, PORT
 from engine.titles.t1870.privates import PrivateRules
-from engine.titles.t1870.state import Corp1870, State1870, corp1870, state1870
+from engine.titles.t1870.state import Corp1870, Sale, State1870, corp1870, state1870
 from engine.titles.t1870.trains import TrainRules1870, diesel_data
 
 if TYPE_CHECKING:
@@ -171,8 +171,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         if getattr(self, "_count_as_protected", False):
             return True
         for sale in state1870(game).sell_queue:
-            if sale["corp"] == corp.id:
-                cell = zones.drop_cell(game, corp, sale["pct"] // 10)
+            if sale.corp == corp.id:
+                cell = zones.drop_cell(game, corp, sale.pct // 10)
                 if any(z in zones.NO_LIMIT for z in zones.zone(game, cell)):
                     return False
         return True
@@ -233,9 +233,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         if st.bank.cash < 0:
             state1870(game).bank_broken = True
         seller, pres = getattr(self, "_sale_context", (None, None))
-        state1870(game).sell_queue.append({
-            "corp": corp.id, "pct": pct, "president": pres, "seller": seller, "certs": list(bundle),
-        })
+        state1870(game).sell_queue.append(
+            Sale(corp=corp.id, pct=pct, president=pres, seller=seller, certs=list(bundle)))
 
     def end_of_stock_round(self, game: Game, rnd: Any) -> None:
         st = game.state
@@ -383,4 +382,4 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         if company.closed or company.id not in (CATTLE, PORT):
             return False
         placed = state1870(game).assignments.get(company.id)
-        return placed is None or (company.id == PORT and not placed["closed"])
+        return placed is None or (company.id == PORT and not placed.closed)
