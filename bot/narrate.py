@@ -98,7 +98,10 @@ def event_line(e: Event, game: Game, name_of: NameOf) -> str | None:
         case "contribution":
             return f"{name_of(str(s))} pays {_money(i['amount'])} toward {i['corp']}'s train."
         case "loan":
-            return f"{name_of(str(s))} borrows from the bank: a debt of {_money(i['amount'])}."
+            fee = int(i.get("fee") or 0)
+            cost = f" (including the {_money(fee)} fee)" if fee else ""
+            return (f"{name_of(str(s))} borrows from the bank: a debt of "
+                    f"{_money(i['amount'])}{cost}.")
         case "interest":
             return f"{name_of(str(s))}'s debt grows by {_money(i['amount'])} (interest)."
         case "bankrupt":

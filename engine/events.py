@@ -24,7 +24,7 @@ Event kinds and their `info`:
   split          total, kept, to {owner: amount}      a minor's run paid at once
   income         owner, amount                        a private company pays its owner
   contribution   corp, amount                         the president pays toward a train
-  loan           amount (the player's debt now)
+  loan           amount (the player's debt now), fee (part of it: what the loan cost)
   interest       amount                               a debt grows
   bankrupt       -
   skip           entity_type, why (no_move), cash, certs, cert_limit
@@ -254,7 +254,7 @@ def events_between(game: Any, b: Digest, m: Digest, a: Digest, act: Any) -> list
                 and m.cash.get(pid, old) < old:
             out.append(Event("contribution", pid, {"corp": buyer, "amount": old - m.cash[pid]}))
         if cash < 0 <= old:
-            out.append(Event("loan", pid, {"amount": -cash}))
+            out.append(Event("loan", pid, {"amount": -cash, "fee": game.title.loan_fee}))
     for pid in sorted(a.bankrupt - b.bankrupt):
         out.append(Event("bankrupt", pid))
     if a.phase != b.phase:
