@@ -16,6 +16,7 @@ from typing import ParamSpec, TypeVar
 from bot import naming
 from bot.images import ImageDesk
 from bot.lag import LagMonitor
+from bot.mail.repo import is_mail_user
 from bot.naming import Named
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
@@ -252,8 +253,11 @@ class ServiceCore:
                 if entity is not None and str(entity) not in {p.engine_id for p in record.players}
                 else ""
             )
-            reply.text += "\n" + " ".join(f"<@{u}>" for u in users) + f" to act{for_what}."
-            reply.mention = tuple(users)
+            # an e-mail player has no Discord account: named (their turn mail is their ping)
+            reply.text += "\n" + " ".join(
+                f"**{self._user_name(record, u)}** (by e-mail)" if is_mail_user(u) else f"<@{u}>"
+                for u in users) + f" to act{for_what}."
+            reply.mention = tuple(u for u in users if not is_mail_user(u))
 
     async def _turn_changed(self, record: GameRecord, turn: Turn, stamp: int, round_name: str,
                             reply: Reply | None) -> None:

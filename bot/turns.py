@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,8 @@ class ServiceTurns(ServiceCore):
         self._wake = asyncio.Event()
         self._passes = (0, 0)  # (started, done) passes of the reminder loop
         self._notices: asyncio.Task[None] | None = None
+        # reminders of e-mail players go by mail (set by the e-mail transport, bot/mail)
+        self.mail_reminder: Callable[[GameRecord, int, TurnState], Awaitable[None]] | None = None
 
     # -- the hook every move passes through -------------------------------------------------
 

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import parseaddr
@@ -35,6 +36,7 @@ from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
 from bot.store import GameRecord
+from bot.store.longgames import TurnState
 from bot.turns import Outgoing
 from engine.view import GameView
 
@@ -72,6 +74,7 @@ class MailDesk:
 
     async def start(self, listen: bool = True) -> None:
         self.service.turn_listeners.append(self._on_turn)
+        self.service.mail_reminder = self.remind
         self._worker = asyncio.create_task(self._work(), name="rail: mail")
         if listen:
             self.server = await start_listener(self, self.settings.listen_host,
@@ -85,6 +88,8 @@ class MailDesk:
     async def stop(self) -> None:
         if self._on_turn in self.service.turn_listeners:
             self.service.turn_listeners.remove(self._on_turn)
+        if self.service.mail_reminder == self.remind:
+            self.service.mail_reminder = None
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
@@ -134,6 +139,21 @@ class MailDesk:
             await self._send(seat, "turn", stamp, subject, text, files,
                              reply_to=self.signer.move_address(game_id, seat.user_id, stamp,
                                                                seat.nonce))
+
+    async def remind(self, record: GameRecord, user_id: int, state: TurnState) -> None:
+        """A reminder to an e-mail player (the reminder loop claimed it): the turn mail again,
+        under a reminder's subject, answerable as the turn mail is."""
+        seat = await self.repo.seat(record.id, user_id)
+        if seat is None:
+            return
+        turn = await self.turn_section(record, seat)
+        if turn is None:
+            return
+        stamp, subject, text, files = turn
+        since = datetime.fromtimestamp(state.last_move, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        await self._send(seat, "reminder", stamp, f"Reminder: {subject}",
+                         f"A reminder: the game waits for you since {since}.\n\n{text}", files,
+                         reply_to=self.signer.move_address(record.id, user_id, stamp, seat.nonce))
 
     async def turn_section(self, record: GameRecord, seat: MailSeat
                            ) -> tuple[int, str, str, list[tuple[str, bytes]]] | None:
