@@ -18,6 +18,12 @@ from render.theme import RGB
 
 Box = tuple[float, float, float, float]
 
+# Pillow hands the memory of a freed image back to the system and asks for it again (zeroed)
+# for the next: a map allocates ~100 MB per render (the supersampled image, its reduction, the
+# ink mask, the palette image), and the page faults cost about a tenth of the render.  Kept
+# blocks (16 MB each) are reused instead; a process keeps at most its render's peak.
+Image.core.set_blocks_max(16)
+
 
 @dataclass(frozen=True, slots=True)
 class TextMark:
@@ -317,9 +323,26 @@ def dashed_line(
 def to_png(img: Image.Image, compress_level: int = 3, palette: bool = False) -> bytes:
     """PNG bytes; with `palette`, reduced to 256 colours first (no dithering): an antialiased
     map has a few hundred shades of a few dozen colours, and its PNG gets about half the size
-    and faster to write."""
+    and faster to write (see `quantized`)."""
     if palette:
-        img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        img = quantized(img)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=compress_level)
     return buf.getvalue()
+
+
+PALETTE_SAMPLE = 3  # the palette is chosen from every 3rd pixel of every 3rd row
+
+
+def quantized(img: Image.Image) -> Image.Image:
+    """img in 256 colours: the palette chosen (fast octree) from a sample of its pixels, then
+    every pixel mapped to its nearest palette colour.  About half the time of the octree over
+    every pixel, and closer to the original: the octree gives each pixel its bucket's mean,
+    the mapping the nearest of the 256 colours (measured on the three titles' crowded maps:
+    mean error 0.97 against 0.99 per pixel, 0.06 % against 0.13 % of pixels off by more than
+    8)."""
+    k = PALETTE_SAMPLE
+    sample = img.resize((max(1, img.width // k), max(1, img.height // k)),
+                        Image.Resampling.NEAREST)
+    pal = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return img.quantize(palette=pal, dither=Image.Dither.NONE)
