@@ -142,12 +142,41 @@ def supersampled(scale: float) -> Iterator[_Deferred]:
         _DEFER.reset(token)
 
 
-def draw_deferred(d: ImageDraw.ImageDraw, dfr: _Deferred) -> None:
-    for xy, s, f, fill, anchor, halo, hw in dfr.items:
-        if halo is not None and hw > 0:
-            d.text(xy, s, font=f, fill=fill, anchor=anchor, stroke_width=hw, stroke_fill=halo)
-        else:
-            d.text(xy, s, font=f, fill=fill, anchor=anchor)
+def draw_deferred(img: Image.Image, dfr: _Deferred) -> None:
+    """The text kept by `supersampled`, drawn on img (RGB, output size) from `text_masks`."""
+    for (x, y), s, f, fill, anchor, halo, hw in dfr.items:
+        fx, ix = math.modf(x)
+        fy, iy = math.modf(y)
+        stroke, ink, (dx, dy) = text_masks(f, s, anchor, hw if halo is not None else 0, fx, fy)
+        at = (int(ix) + dx, int(iy) + dy)
+        if stroke is not None and halo is not None:
+            img.paste(halo, at, stroke)
+        img.paste(fill, at, ink)
+
+
+_MASK_PAD = 2
+TEXT_MASKS_KEPT = 8192  # a crowded map draws ~500 texts; a few maps' worth stay rendered
+
+
+@lru_cache(maxsize=TEXT_MASKS_KEPT)
+def text_masks(f: Font, s: str, anchor: str, halo_width: int, fx: float, fy: float
+               ) -> tuple[Image.Image | None, Image.Image, tuple[int, int]]:
+    """(halo mask or None, text mask, offset of the masks from the integer position): the
+    coverage of text s at a position whose fractional parts are fx, fy, as Pillow draws it
+    there (the same sub-pixel start).  The same text in the same place of the next map of a
+    game (most of its names, numbers and coordinates) is pasted from here, not rendered."""
+    b = f.getbbox(s, anchor=anchor, stroke_width=halo_width)
+    ox, oy = math.floor(b[0]) - _MASK_PAD, math.floor(b[1]) - _MASK_PAD
+    size = (max(1, math.ceil(b[2]) - ox + _MASK_PAD), max(1, math.ceil(b[3]) - oy + _MASK_PAD))
+    at = (fx - ox, fy - oy)  # the fractional parts stay fx, fy: ox, oy are whole numbers
+    ink = Image.new("L", size, 0)
+    ImageDraw.Draw(ink).text(at, s, font=f, fill=255, anchor=anchor)
+    stroke = None
+    if halo_width > 0:
+        stroke = Image.new("L", size, 0)
+        ImageDraw.Draw(stroke).text(at, s, font=f, fill=255, anchor=anchor,
+                                    stroke_width=halo_width, stroke_fill=255)
+    return stroke, ink, (ox, oy)
 
 
 def digit_height(f: Font) -> float:
@@ -215,6 +244,7 @@ def text_width(s: str, f: Font) -> float:
     return float(f.getlength(s))
 
 
+@lru_cache(maxsize=4096)
 def fit_font_size(s: str, max_width: float, start: int, bold: bool, minimum: int = 7) -> int:
     """The largest size <= start at which `s` fits in max_width pixels."""
     from render.fonts import font

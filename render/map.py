@@ -289,7 +289,7 @@ def render_map_image(
         x0, y0 = int(b[0] // k) * k, int(b[1] // k) * k
         x1, y1 = int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k
         out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
-    draw_deferred(ImageDraw.Draw(out), pending)
+    draw_deferred(out, pending)
     return out
 
 
