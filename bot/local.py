@@ -21,10 +21,11 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot.commands import SPECS, Commands, Ctx, fault_reply
+from bot.commands import Commands, Ctx, fault_reply
 from bot.config import Config
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.specs import SPECS
 from bot.store import Store
 
 if TYPE_CHECKING:

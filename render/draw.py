@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -143,40 +144,41 @@ def supersampled(scale: float) -> Iterator[_Deferred]:
 
 
 def draw_deferred(img: Image.Image, dfr: _Deferred) -> None:
-    """The text kept by `supersampled`, drawn on img (RGB, output size) from `text_masks`."""
+    """The text kept by `supersampled`, drawn on img (RGB, output size) from `text_masks`:
+    each line as Pillow's ImageDraw.text draws it (its halo first, then the text), the same
+    pixels."""
+    core = img.im
     for (x, y), s, f, fill, anchor, halo, hw in dfr.items:
         fx, ix = math.modf(x)
         fy, iy = math.modf(y)
-        stroke, ink, (dx, dy) = text_masks(f, s, anchor, hw if halo is not None else 0, fx, fy)
-        at = (int(ix) + dx, int(iy) + dy)
-        if stroke is not None and halo is not None:
-            img.paste(halo, at, stroke)
-        img.paste(fill, at, ink)
+        halo_mask, ink_mask = text_masks(f, s, anchor, hw if halo is not None else 0, fx, fy)
+        for ink, got in ((halo, halo_mask), (fill, ink_mask)):
+            if got is None or ink is None:
+                continue
+            mask, (dx, dy) = got
+            w, h = mask.size
+            x0, y0 = int(ix) + dx, int(iy) + dy
+            core.paste(ink, (x0, y0, x0 + w, y0 + h), mask)
 
 
-_MASK_PAD = 2
 TEXT_MASKS_KEPT = 8192  # a crowded map draws ~500 texts; a few maps' worth stay rendered
+_Mask = tuple[Any, tuple[int, int]]  # Pillow's glyph coverage (an "L" core image), its offset
 
 
 @lru_cache(maxsize=TEXT_MASKS_KEPT)
 def text_masks(f: Font, s: str, anchor: str, halo_width: int, fx: float, fy: float
-               ) -> tuple[Image.Image | None, Image.Image, tuple[int, int]]:
-    """(halo mask or None, text mask, offset of the masks from the integer position): the
-    coverage of text s at a position whose fractional parts are fx, fy, as Pillow draws it
-    there (the same sub-pixel start).  The same text in the same place of the next map of a
-    game (most of its names, numbers and coordinates) is pasted from here, not rendered."""
-    b = f.getbbox(s, anchor=anchor, stroke_width=halo_width)
-    ox, oy = math.floor(b[0]) - _MASK_PAD, math.floor(b[1]) - _MASK_PAD
-    size = (max(1, math.ceil(b[2]) - ox + _MASK_PAD), max(1, math.ceil(b[3]) - oy + _MASK_PAD))
-    at = (fx - ox, fy - oy)  # the fractional parts stay fx, fy: ox, oy are whole numbers
-    ink = Image.new("L", size, 0)
-    ImageDraw.Draw(ink).text(at, s, font=f, fill=255, anchor=anchor)
-    stroke = None
-    if halo_width > 0:
-        stroke = Image.new("L", size, 0)
-        ImageDraw.Draw(stroke).text(at, s, font=f, fill=255, anchor=anchor,
-                                    stroke_width=halo_width, stroke_fill=255)
-    return stroke, ink, (ox, oy)
+               ) -> tuple[_Mask | None, _Mask]:
+    """(halo mask or None, text mask) of one line of text at a position whose fractional
+    parts are fx, fy: the glyph coverage FreeType renders there (the sub-pixel start Pillow's
+    ImageDraw.text gives it) and its offset from the whole-pixel position.  The same text in
+    the same place of the next map of a game (most of its names, numbers and coordinates) is
+    pasted from here, not rendered again."""
+    def mask(stroke: int) -> _Mask:
+        m, offset = f.getmask2(s, "L", None, None, None, stroke, anchor, 0, (fx, fy),
+                               stroke_filled=True)
+        return m, (int(offset[0]), int(offset[1]))
+
+    return (mask(halo_width) if halo_width > 0 else None), mask(0)
 
 
 def digit_height(f: Font) -> float:
