@@ -18,7 +18,7 @@ class Param:
     description: str
     required: bool = True
     kind: type = str  # str | int
-    autocomplete: bool = False  # values come from game.legal()
+    autocomplete: bool = False  # values come from game.legal() (/map: the regions and hexes)
 
 
 @dataclass(frozen=True, slots=True)
