@@ -28,6 +28,11 @@ from engine.view import GameView
 log = logging.getLogger(__name__)
 
 
+def image_filename(kind: str) -> str:
+    """The attachment's name: "map.png", "region-A1-D8.png" for kind "region:A1-D8"."""
+    return kind.replace(":", "-") + ".png"
+
+
 def _draw(renderer: Renderer, kind: str, view: GameView,
           clocks: Mapping[str, float] | None) -> bytes | None:
     """One image (runs in a worker process or thread); the card shows the players' clocks."""
@@ -130,7 +135,7 @@ class ImageDesk:
                 self.drawn += 1
             else:
                 png = state.drawn[kind][1]
-            out.append(Attachment(f"{kind}.png", png))
+            out.append(Attachment(image_filename(kind), png))
         return out
 
     async def idle(self) -> None:

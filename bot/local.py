@@ -22,10 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot.commands import SPECS, Commands, Ctx, fault_reply
+from bot.commands import Commands, Ctx, fault_reply
 from bot.config import Config
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.specs import SPECS
 from bot.store import Store
 from bot.turns import Outgoing
 

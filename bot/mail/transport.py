@@ -22,7 +22,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from bot.commands import MOVES, SPECS, Commands, Ctx
+from bot.commands import Commands, Ctx
 from bot.config import Config
 from bot.core import Turn
 from bot.mail import compose
@@ -35,6 +35,7 @@ from bot.mail.tokens import Signer, Token, new_nonce
 from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.specs import MOVES, SPECS
 from bot.store import GameRecord
 from bot.store.longgames import TurnState
 from bot.turns import Outgoing
