@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -58,6 +59,16 @@ async def start_mail(config: Config, service: Service) -> MailDesk | None:
     return desk
 
 
+# a turn mail the server did not take for now is tried again after these delays (seconds)
+RETRY_AFTER = (60.0, 600.0, 3600.0, 6 * 3600.0)
+
+
+def permanent_failure(error: str) -> bool:
+    """An SMTP refusal with a 5xx code (no such user, ...): trying again would not help. A 4xx
+    reply, a connection or TLS failure may pass."""
+    return re.search(r"\(5\d\d,|^SMTP\w+: 5\d\d\b|\b5\.\d\.\d\b", error) is not None
+
+
 class MailDesk:
     def __init__(self, service: Service, settings: MailSettings) -> None:
         self.service = service
@@ -69,6 +80,9 @@ class MailDesk:
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._busy: set[tuple[int, int]] = set()  # seats whose mail is being answered
+        self._tries: dict[tuple[int, int, int], int] = {}  # (game, user, position): retries
+        self._retries: set[asyncio.Task[None]] = set()
+        self._waiting: set[tuple[int, int, int]] = set()  # retries due later
         self.server: asyncio.Server | None = None
 
     # -- life -------------------------------------------------------------------------------
@@ -94,6 +108,8 @@ class MailDesk:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+        for task in list(self._retries):
+            task.cancel()
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(BaseException):
@@ -137,9 +153,42 @@ class MailDesk:
             if seat.last_stamp == stamp:
                 continue
             await self.repo.set_last_stamp(game_id, seat.user_id, stamp)
-            await self._send(seat, "turn", stamp, subject, text, files,
-                             reply_to=self.signer.move_address(game_id, seat.user_id, stamp,
-                                                               seat.nonce))
+            msg = self.mailer.new_message(
+                seat.address, subject, text, references=seat.thread_root,
+                reply_to=self.signer.move_address(game_id, seat.user_id, stamp, seat.nonce))
+            for name, data in files:
+                msg.add_attachment(data, maintype="image", subtype="png", filename=name)
+            _id, error = await self._deliver(msg, game_id, seat.user_id, stamp, "turn",
+                                             seat.address)
+            if error is not None and not permanent_failure(error):
+                # not taken for now (a busy or unreachable server): tried again later
+                await self.repo.set_last_stamp(game_id, seat.user_id, seat.last_stamp)
+                self._retry_later(game_id, seat.user_id, stamp)
+
+    def _retry_later(self, game_id: int, user_id: int, stamp: int) -> None:
+        """Queue the game's turn mails again after the next delay of RETRY_AFTER (at most that
+        many tries for one position; the service's clock, so tests run at once)."""
+        key = (game_id, user_id, stamp)
+        if key in self._waiting:  # a retry of this mail is due already
+            return
+        tries = self._tries.get(key, 0)
+        if tries >= len(RETRY_AFTER):
+            log.warning("game %s: gave up mailing user %s after %d tries", game_id, user_id,
+                        tries + 1)
+            return
+        self._tries[key] = tries + 1
+
+        async def later() -> None:
+            self._waiting.add(key)
+            try:
+                await self.service.clock.sleep(RETRY_AFTER[tries])
+            finally:
+                self._waiting.discard(key)
+            self._queue.put_nowait(game_id)
+
+        task = asyncio.get_running_loop().create_task(later(), name="rail: mail retry")
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     async def remind(self, record: GameRecord, user_id: int, state: TurnState) -> None:
         """A reminder to an e-mail player (the reminder loop claimed it): the turn mail again,
