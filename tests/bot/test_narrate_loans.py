@@ -16,5 +16,5 @@ def test_a_loan_is_told_with_its_fee() -> None:
     act, e = loans[0]
     assert act.type == "buy_train" and e.get("fee") == 50 and e.get("amount") > 50
     line = event_line(e, g, lambda pid: f"P{pid}")
-    assert line == f"P{e.subject} borrows from the bank: a debt of ${e.get('amount')} " \
-                   "(including the $50 fee)."
+    assert line == (f"P{e.subject} borrows ${e.get('amount') - 50} from the bank to pay for "
+                    f"the train, plus the $50 fee: a debt of ${e.get('amount')}.")
