@@ -137,6 +137,7 @@ class ImapPoller:
         self.settings = desk.settings
         self.polls = 0  # finished polls (tests, logs)
         self.failures = 0  # polls the server was not reachable or refused
+        self.sleeping = False  # between two polls
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -152,7 +153,11 @@ class ImapPoller:
     async def _run(self) -> None:
         while True:
             await self.poll()
-            await self.desk.service.clock.sleep(self.settings.imap_poll)
+            self.sleeping = True
+            try:
+                await self.desk.service.clock.sleep(self.settings.imap_poll)
+            finally:
+                self.sleeping = False
 
     async def poll(self) -> int:
         """One poll: every unseen mail handed to the desk; how many were handled. Never
