@@ -217,3 +217,27 @@ def test_envelope_from_the_delivering_servers_headers() -> None:
     assert envelope_of(raw) == ("", ["move+1.2.3.abc@m.test", "s@x.test", "c@x.test"])
     raw = b"From: Bob <bob@x.test>\r\nTo: join+1.2.abc@m.test\r\n\r\nyes\r\n"
     assert envelope_of(raw) == ("bob@x.test", ["join+1.2.abc@m.test"])
+
+
+async def test_a_mail_that_could_not_be_handled_stays_unseen(
+        menv: MailEnv, imap: ImapServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await opened(menv, imap)
+    desk = menv.mail
+    real = desk.receive
+    calls = 0
+
+    async def failing_once(mail_from: str, rcpts: list[str], raw: bytes) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:  # a fault while handling (the database busy, a crash...)
+            raise RuntimeError("injected fault")
+        await real(mail_from, rcpts, raw)
+
+    monkeypatch.setattr(desk, "receive", failing_once)
+    await mailed(menv, imap, MailEnv.answer(menv.recorder.last(CY), CY, ["bid M&O 70"]))
+    assert calls == 1 and await menv.service.store.actions(gid) == []
+    assert len(await imap.uids(criterion="UNSEEN")) == 1  # not lost: still unseen
+    await menv.poll()
+    assert calls == 2 and len(await menv.service.store.actions(gid)) == 1
+    assert text_of(menv.recorder.last(CY)).startswith("OK  bid M&O 70")
+    assert await imap.uids(criterion="UNSEEN") == []
