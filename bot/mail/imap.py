@@ -152,7 +152,10 @@ class ImapPoller:
 
     async def _run(self) -> None:
         while True:
-            await self.poll()
+            try:
+                await self.poll()
+            except Exception:  # a fault of the bot's own: logged, the polls go on
+                log.exception("mail: an IMAP poll failed")
             self.sleeping = True
             try:
                 await self.desk.service.clock.sleep(self.settings.imap_poll)
