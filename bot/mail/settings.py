@@ -1,5 +1,6 @@
 """The [mail] section of config.toml (every key is documented in config.example.toml). The
-SMTP password and the signing secret may come from the environment instead of the file."""
+SMTP and IMAP passwords and the signing secret may come from the environment instead of the
+file."""
 
 from __future__ import annotations
 
@@ -26,6 +27,17 @@ class MailSettings:
     smtp_ca_file: str = ""  # a CA bundle to trust (default: the system's)
     smtp_timeout: float = 30.0
     attach_images: bool = True
+    listen: bool = True  # run the SMTP listener (default: only without an IMAP mailbox)
+    imap_host: str = ""  # inbound by polling this IMAP server ("": no polling)
+    imap_port: int = 993
+    imap_tls: str = "tls"  # tls (port 993) | starttls (port 143) | none
+    imap_user: str = ""
+    imap_password: str = ""
+    imap_ca_file: str = ""
+    imap_mailbox: str = "INBOX"
+    imap_move_to: str = ""  # handled mails are moved there ("": flagged \Seen and left)
+    imap_poll: float = 60.0  # seconds between two polls
+    imap_timeout: float = 30.0
 
     @property
     def sender(self) -> str:
@@ -42,6 +54,16 @@ def mail_settings(raw: dict[str, Any]) -> MailSettings | None:
     tls = str(raw.get("smtp_tls", "starttls")).lower()
     if tls not in TLS_MODES:
         raise ValueError(f"[mail] smtp_tls must be one of {', '.join(TLS_MODES)}")
+    imap_host = str(raw.get("imap_host", ""))
+    imap_tls = str(raw.get("imap_tls", "tls")).lower()
+    if imap_tls not in TLS_MODES:
+        raise ValueError(f"[mail] imap_tls must be one of {', '.join(TLS_MODES)}")
+    imap_poll = float(raw.get("imap_poll", 60.0))
+    if imap_poll <= 0:
+        raise ValueError("[mail] imap_poll must be a positive number of seconds")
+    listen = bool(raw.get("listen", not imap_host))
+    if not listen and not imap_host:
+        raise ValueError("[mail] needs a way in: listen = true or an imap_host")
     return MailSettings(
         domain=str(raw["domain"]).lower(),
         secret=secret,
@@ -57,4 +79,15 @@ def mail_settings(raw: dict[str, Any]) -> MailSettings | None:
         smtp_ca_file=str(raw.get("smtp_ca_file", "")),
         smtp_timeout=float(raw.get("smtp_timeout", 30.0)),
         attach_images=bool(raw.get("attach_images", True)),
+        listen=listen,
+        imap_host=imap_host,
+        imap_port=int(raw.get("imap_port", 993 if imap_tls == "tls" else 143)),
+        imap_tls=imap_tls,
+        imap_user=str(raw.get("imap_user", "")),
+        imap_password=os.environ.get("MAIL_IMAP_PASSWORD") or str(raw.get("imap_password", "")),
+        imap_ca_file=str(raw.get("imap_ca_file", "")),
+        imap_mailbox=str(raw.get("imap_mailbox", "INBOX")),
+        imap_move_to=str(raw.get("imap_move_to", "")),
+        imap_poll=imap_poll,
+        imap_timeout=float(raw.get("imap_timeout", 30.0)),
     )

@@ -27,6 +27,7 @@ from bot.commands import Commands, Ctx
 from bot.config import Config
 from bot.core import Turn
 from bot.mail import compose
+from bot.mail.imap import ImapPoller
 from bot.mail.inbound import start_listener
 from bot.mail.outbound import Mailer
 from bot.mail.parse import read_line
@@ -54,8 +55,13 @@ async def start_mail(config: Config, service: Service) -> MailDesk | None:
     if settings is None:
         return None
     desk = MailDesk(service, settings)
-    await desk.start()
-    log.info("mail: listening on %s:%s for %s", settings.listen_host, desk.port, settings.domain)
+    await desk.start(listen=settings.listen)
+    if desk.server is not None:
+        log.info("mail: listening on %s:%s for %s", settings.listen_host, desk.port,
+                 settings.domain)
+    if desk.poller is not None:
+        log.info("mail: polling %s on %s:%s every %.0f s", settings.imap_mailbox,
+                 settings.imap_host, settings.imap_port, settings.imap_poll)
     return desk
 
 
@@ -84,16 +90,22 @@ class MailDesk:
         self._retries: set[asyncio.Task[None]] = set()
         self._waiting: set[tuple[int, int, int]] = set()  # retries due later
         self.server: asyncio.Server | None = None
+        self.poller: ImapPoller | None = None
 
     # -- life -------------------------------------------------------------------------------
 
     async def start(self, listen: bool = True) -> None:
+        """Start the turn mails' worker, the SMTP listener (if `listen`) and the IMAP poller
+        (if the settings name an IMAP server)."""
         self.service.turn_listeners.append(self._on_turn)
         self.service.mail_reminder = self.remind
         self._worker = asyncio.create_task(self._work(), name="rail: mail")
         if listen:
             self.server = await start_listener(self, self.settings.listen_host,
                                                self.settings.listen_port)
+        if self.settings.imap_host:
+            self.poller = ImapPoller(self)
+            self.poller.start()
 
     @property
     def port(self) -> int:
@@ -108,6 +120,8 @@ class MailDesk:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+        if self.poller is not None:
+            await self.poller.stop()
         for task in list(self._retries):
             task.cancel()
         if self._worker is not None:

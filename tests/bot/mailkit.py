@@ -1,11 +1,15 @@
 """Real SMTP on 127.0.0.1 for the e-mail transport's tests: the bot's own listener (aiosmtpd,
 bot/mail/inbound.py) and a recording outbound server (aiosmtpd too) the bot sends through,
-players who answer the bot's mails with smtplib, and a service on a real SQLite file."""
+players who answer the bot's mails with smtplib, and a service on a real SQLite file. For the
+IMAP way in, a real IMAP server (pymap, in memory) the players' mails are delivered to."""
 
 from __future__ import annotations
 
 import asyncio
+import imaplib
 import smtplib
+import ssl
+from argparse import Namespace
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -71,8 +75,11 @@ def pngs_of(msg: EmailMessage) -> dict[str, bytes]:
 
 class MailEnv:
     def __init__(self, tmp: Path, render_images: bool = False,
-                 service: Service | None = None) -> None:
+                 service: Service | None = None, *, listen: bool = True,
+                 **settings: Any) -> None:
         self.tmp = tmp
+        self.listen = listen
+        self.extra = settings  # more MailSettings (the IMAP ones)
         self.render_images = render_images
         self.recorder = Recorder()
         self.clock = FakeClock()
@@ -91,9 +98,9 @@ class MailEnv:
                                     clock=self.clock)
         settings = MailSettings(domain=DOMAIN, secret=SECRET, listen_port=0,
                                 smtp_host="127.0.0.1", smtp_port=int(port), smtp_tls="none",
-                                smtp_timeout=10)
+                                smtp_timeout=10, listen=self.listen, **self.extra)
         self.desk = MailDesk(self._service, settings)
-        await self.desk.start()
+        await self.desk.start(listen=self.listen)
 
     @property
     def service(self) -> Service:
@@ -114,6 +121,25 @@ class MailEnv:
         if self.store is not None:
             self._service and self._service.close()
             await self.store.close()
+
+    async def poll(self) -> None:
+        """Let the IMAP poller's interval pass on the fake clock and wait for that poll and
+        the turn mails it causes."""
+        poller = self.mail.poller
+        assert poller is not None
+        await self._until(lambda: poller.sleeping)
+        done = poller.polls
+        self.clock.advance(self.mail.settings.imap_poll)
+        await self._until(lambda: poller.polls > done and poller.sleeping)
+        await self.mail.settle()
+
+    @staticmethod
+    async def _until(condition: Any, timeout: float = 30.0) -> None:
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not condition():
+            assert loop.time() < end, "the IMAP poller did not get there in time"
+            await asyncio.sleep(0.01)
 
     def _smtp_send(self, mail_from: str, rcpt: str, raw: bytes) -> dict[str, Any]:
         with smtplib.SMTP("127.0.0.1", self.mail.port, timeout=30) as s:
@@ -144,3 +170,108 @@ class MailEnv:
         reply.set_content("\n".join(lines) + "\n\n-- \nsent from my phone\npass\n\n"
                           + f"On Tue, the moderator wrote:\n{quoted}\n")
         return reply
+
+
+class ImapServer:
+    """A real IMAP server on 127.0.0.1 (pymap's in-memory backend), one user `bot` / `pw`.
+    `stop()` closes the port (the mailbox is kept); `start()` opens it again on the same port.
+    With `ssl_context`, STARTTLS is offered, or (implicit=True) the port speaks TLS only."""
+
+    USER, PASSWORD = "bot", "pw"
+
+    def __init__(self, ssl_context: ssl.SSLContext | None = None, implicit: bool = False
+                 ) -> None:
+        self.ssl_context = ssl_context
+        self.implicit = implicit
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self._callback: Any = None
+
+    async def start(self) -> None:
+        if self._callback is None:
+            from proxyprotocol.reader import ProxyProtocolReader
+            from pymap.backend.dict import Config, DictBackend, Login
+            from pymap.imap import IMAPServer
+
+            args = Namespace(passlib_cfg=None, proxy_protocol=None, debug=False)
+            config = Config(args, host="127.0.0.1", port=0, demo_data=False,
+                            demo_user=self.USER, demo_password=self.PASSWORD,
+                            tls_enabled=self.ssl_context is not None and not self.implicit,
+                            ssl_context=self.ssl_context, secure_auth=False,
+                            reject_dnsbl=False, invalid_user_sleep=0.0)
+            config.apply_context()
+            login = Login(config)
+            await DictBackend._add_demo_user(config, login)
+            reader = ProxyProtocolReader(config.proxy_protocol)
+            self._callback = reader.get_callback(IMAPServer(login, config))
+        self.server = await asyncio.start_server(
+            self._callback, "127.0.0.1", self.port,
+            ssl=self.ssl_context if self.implicit else None)
+        self.port = int(self.server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+            self.server = None
+
+    def settings(self, **more: Any) -> dict[str, Any]:
+        """The MailSettings that poll this server."""
+        return {"imap_host": "127.0.0.1", "imap_port": self.port, "imap_tls": "none",
+                "imap_user": self.USER, "imap_password": self.PASSWORD, "imap_poll": 60.0,
+                "imap_timeout": 10.0, **more}
+
+    def _client(self) -> imaplib.IMAP4:
+        c: imaplib.IMAP4
+        if self.implicit:  # the test's own client does not check the server's certificate
+            c = imaplib.IMAP4_SSL("127.0.0.1", self.port, timeout=10,
+                                  ssl_context=ssl._create_unverified_context())
+        else:
+            c = imaplib.IMAP4("127.0.0.1", self.port, timeout=10)
+        c.login(self.USER, self.PASSWORD)
+        return c
+
+    def _append(self, mailbox: str, raw: bytes) -> None:
+        c = self._client()
+        try:
+            typ, data = c.append(mailbox, None, None, raw)
+            assert typ == "OK", data
+        finally:
+            c.logout()
+
+    async def deliver(self, msg: EmailMessage, *, rcpt: str | None = None,
+                      mail_from: str | None = None, mailbox: str = "INBOX") -> None:
+        """Put a mail in the mailbox as a delivering server does: Return-Path and
+        Delivered-To (the envelope) on top of the mail's own headers."""
+        to = rcpt or str(msg["To"])
+        sender = mail_from if mail_from is not None else str(msg["From"])
+        raw = (f"Return-Path: <{sender}>\r\nDelivered-To: {to}\r\n".encode()
+               + msg.as_bytes(policy=policy.SMTP))
+        await asyncio.to_thread(self._append, mailbox, raw)
+
+    def _command(self, mailbox: str, *command: str) -> list[Any]:
+        c = self._client()
+        try:
+            typ, _ = c.select(mailbox)
+            assert typ == "OK", mailbox
+            typ, data = c.uid(*command)
+            assert typ == "OK", data
+            return list(data)
+        finally:
+            c.logout()
+
+    async def uids(self, mailbox: str = "INBOX", criterion: str = "ALL") -> list[bytes]:
+        data = await asyncio.to_thread(self._command, mailbox, "SEARCH", criterion)
+        return bytes(data[0]).split() if data and data[0] else []
+
+    async def command(self, mailbox: str, *command: str) -> list[Any]:
+        return await asyncio.to_thread(self._command, mailbox, *command)
+
+    async def create(self, mailbox: str) -> None:
+        def run() -> None:
+            c = self._client()
+            try:
+                assert c.create(mailbox)[0] == "OK"
+            finally:
+                c.logout()
+        await asyncio.to_thread(run)

@@ -73,6 +73,26 @@ def test_mail_settings_from_config(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         mail_settings({"domain": "x", "secret": "short"})
 
 
+def test_imap_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = {"domain": "x", "secret": "0123456789abcdefXYZ"}
+    plain = mail_settings(base)
+    assert plain is not None and plain.listen and not plain.imap_host  # the listener alone
+    s = mail_settings({**base, "imap_host": "imap.x", "imap_user": "bot", "imap_poll": 30})
+    assert s is not None and not s.listen  # with a mailbox the listener is off by default
+    assert (s.imap_port, s.imap_tls, s.imap_mailbox, s.imap_poll) == (993, "tls", "INBOX", 30.0)
+    s = mail_settings({**base, "imap_host": "imap.x", "imap_tls": "STARTTLS", "listen": True})
+    assert s is not None and s.listen and (s.imap_port, s.imap_tls) == (143, "starttls")
+    monkeypatch.setenv("MAIL_IMAP_PASSWORD", "from-env")
+    s = mail_settings({**base, "imap_host": "imap.x", "imap_password": "in-file"})
+    assert s is not None and s.imap_password == "from-env"
+    with pytest.raises(ValueError, match="imap_tls"):
+        mail_settings({**base, "imap_host": "imap.x", "imap_tls": "ssl"})
+    with pytest.raises(ValueError, match="imap_poll"):
+        mail_settings({**base, "imap_host": "imap.x", "imap_poll": 0})
+    with pytest.raises(ValueError, match="a way in"):
+        mail_settings({**base, "listen": False})
+
+
 needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is absent")
 
 
