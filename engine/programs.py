@@ -6,7 +6,7 @@ A player sets an order with a logged action of their own:
   comes to them. Unless `unconditional`, the order is cancelled (`program_disable` with the
   reason) at their next turn after something changed in the round: shares were sold, a
   corporation was started (parred), a corporation redeemed a share (1870), or another player
-  bought into a corporation they preside and their presidency is no longer safe. Unless
+  bought into a corporation they preside holding less than half of it. Unless
   `indefinite`, the order ends with the stock round.
 - `program_buy_shares {corporation, until_condition, from_market, auto_pass_after}`: buy one
   share of the corporation at each turn (from the initial offering, or the open market with
@@ -174,24 +174,21 @@ def _changes(game: Game, act: Any) -> list[tuple[str, str]]:
     pres = shares.president(corp)
     if pres is None or pres == actor or pres not in others:
         return []
-    free = shares.percent(corp, IPO) + shares.percent(corp, MARKET)
-    if shares.percent(corp, actor) + free > shares.percent(corp, pres):
+    if progs[pres].get("corporation") == corp.id:  # the corporation an auto-buy is buying
+        return []
+    if shares.percent(corp, pres) < 50:  # a president short of half may be overtaken
         return [(pres, f"{game.player_name(actor)} bought on corporation {corp.id} and is unsecure")]
     return []
 
 
 # ------------------------------------------------------------------ firing
 def due(game: Game) -> tuple[str, dict[str, Any]] | None:
-    """The player whose order acts now, and the order: the turn is theirs in a stock round's
-    ordinary turn."""
+    """The player whose order acts now, and the order: a stock round waits on them (in 1870
+    also for an answer to a sale, where the site's orders act as well)."""
     progs = _programs(game)
     if not progs or game.finished or game.round.kind != "stock":
         return None
-    rnd: Any = game.round
-    in_protection = getattr(rnd, "in_protection", None)
-    if callable(in_protection) and in_protection():
-        return None
-    eid, etype = rnd.current()
+    eid, etype = game.round.current()
     if etype != "player" or eid not in progs:
         return None
     return eid, progs[eid]
@@ -223,12 +220,20 @@ def next_move(game: Game, pid: str, order: dict[str, Any]) -> dict[str, Any] | N
     if len({c.percent for c in corp.certs if c.owner == source}) > 1:
         return {"type": "program_disable", **base,
                 "reason": f"Shares of different sizes exist, cannot auto buy {corp.id} from {where}"}
+    rnd: Any = game.round
+    bought = getattr(getattr(rnd, "turn_state", None), "bought", False)
+    cert = next((c for c in corp.certs if c.owner == source and not c.president), None)
+    if not bought and (cert is None or "buy_shares" not in kinds or _protecting(rnd)
+                       or rnd.buy_error(pid, corp, cert) is not None):
+        return {"type": "program_disable", **base, "reason": f"Cannot buy {corp.id} from {where}"}
     if order.get("pending"):
         return {"type": "program_disable", **base, "reason": order["pending"]}
-    rnd: Any = game.round
-    if getattr(getattr(rnd, "turn_state", None), "bought", False):
+    if bought or cert is None:
         return {"type": "pass", **base} if "pass" in kinds else None
-    cert = next((c for c in corp.certs if c.owner == source and not c.president), None)
-    if cert is None or "buy_shares" not in kinds or rnd.buy_error(pid, corp, cert) is not None:
-        return {"type": "program_disable", **base, "reason": f"Cannot buy {corp.id} from {where}"}
     return {"type": "buy_shares", **base, "shares": [cert.id], "percent": cert.percent}
+
+
+def _protecting(rnd: Any) -> bool:
+    """1870: the turn is a president's answer to a sale (price protection), not a turn."""
+    check = getattr(rnd, "in_protection", None)
+    return bool(callable(check) and check())
