@@ -223,7 +223,9 @@ def next_move(game: Game, pid: str, order: dict[str, Any]) -> dict[str, Any] | N
     rnd: Any = game.round
     bought = getattr(getattr(rnd, "turn_state", None), "bought", False)
     cert = next((c for c in corp.certs if c.owner == source and not c.president), None)
-    if not bought and (cert is None or "buy_shares" not in kinds or _protecting(rnd)
+    if not bought and "buy_shares" not in kinds and not _protecting(rnd):
+        return None  # nothing to buy with now (no cash): it waits, as the site's does
+    if not bought and (cert is None or _protecting(rnd)
                        or rnd.buy_error(pid, corp, cert) is not None):
         return {"type": "program_disable", **base, "reason": f"Cannot buy {corp.id} from {where}"}
     if order.get("pending"):
