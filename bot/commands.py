@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Concatenate
 
-from bot import longcmds, moves
+from bot import auto, longcmds, moves
 from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
@@ -229,7 +229,8 @@ MAX_OPTION_TEXT = 6000  # Discord caps an option at 6000 characters
 MAX_IMPORT_BYTES = 20_000_000  # a long real game exports to about 1 MB
 
 LONG_GAMES: tuple[Spec, ...] = longcmds.specs(Spec, _p)  # reminders, clocks, seats
-SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER + LONG_GAMES}
+AUTO: tuple[Spec, ...] = auto.specs(Spec, _p)  # programmed moves (bot/auto.py)
+SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER + LONG_GAMES + AUTO}
 MOVE_PARAMS: dict[str, dict[str, Param]] = {s.name: {p.name: p for p in s.params} for s in MOVES}
 
 _MENTION = re.compile(r"<@!?(\d+)>")
@@ -306,6 +307,8 @@ class Commands:
                 return Reply(helptext.overview(SPECS), ephemeral=True)
         if name in longcmds.NAMES:
             return await longcmds.run(s, name, ctx, args)
+        if name in auto.NAMES:
+            return await auto.run(s, name, ctx, args)
         game = await s.game_here(ctx.channel_id)
         match name:
             case "join":

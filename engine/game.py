@@ -203,8 +203,14 @@ class Game(Replaying):
             events = recorder.finish(self)
             stored = act
             autos = self.title.take_auto_actions(self)
-            if not logged or self.own_programs:  # standing orders act when the turn comes
-                autos = [*autos, *self._run_programs()]
+            if (not logged or self.own_programs) and self.state.programs:
+                # standing orders act when the turn comes to their player; what follows from
+                # them is told with the move that brought the turn
+                after_move = Recorder(self, parse_action({"type": "message"}))
+                made = self._run_programs()
+                if made:
+                    autos = [*autos, *made]
+                    events = [*events, *after_move.finish(self)]
             if claimed:
                 # a live move may repeat the automatic actions the engine makes (a stored log
                 # replayed move by move), never add others

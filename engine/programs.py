@@ -183,10 +183,13 @@ def _changes(game: Game, act: Any) -> list[tuple[str, str]]:
 
 # ------------------------------------------------------------------ firing
 def due(game: Game) -> tuple[str, dict[str, Any]] | None:
-    """The player whose order acts now, and the order: a stock round waits on them (in 1870
-    also for an answer to a sale, where the site's orders act as well)."""
+    """The player whose order acts now, and the order: a stock round waits on them, or (1870)
+    an answer to a sale, also in an operating round (the site's orders act there too; an
+    auction or a draft is not theirs)."""
     progs = _programs(game)
-    if not progs or game.finished or game.round.kind != "stock":
+    if not progs or game.finished:
+        return None
+    if game.round.kind != "stock" and not _protecting(game.round):
         return None
     eid, etype = game.round.current()
     if etype != "player" or eid not in progs:

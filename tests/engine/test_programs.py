@@ -109,8 +109,11 @@ def test_an_auto_buy_buys_at_each_turn_until_the_corporation_floats() -> None:
     order_buy(g, "P1", "GMO")
     bought: list[str] = []
     disabled: list[dict[str, Any]] = []
+    floated_by: list[Any] = []  # the events of the move whose programmed buy floated GMO
     while "P1" in g.state.programs:
         stored = pass_(g)
+        if g.state.corporations["GMO"].floated and not floated_by:
+            floated_by = list(g.last_events)
         for a in autos(stored):
             if a["type"] == "buy_shares":
                 assert a["entity"] == "P1"
@@ -119,6 +122,7 @@ def test_an_auto_buy_buys_at_each_turn_until_the_corporation_floats() -> None:
                 disabled.append(a)
     corp = g.state.corporations["GMO"]
     assert corp.floated and pct(g, "GMO", "P1") == 20 + 10 * len(bought)
+    assert any(e.kind == "float" and e.subject == "GMO" for e in floated_by)
     assert disabled == [{"entity": "P1", "entity_type": "player", "type": "program_disable",
                          "reason": "GMO is floated"}]
     assert g.current_entity() == ("P1", "player")  # the order ended; P1 plays on
