@@ -310,13 +310,14 @@ class Game(Replaying):
             due = programs.due(self)
             if due is None:
                 break
-            move = programs.next_move(self, *due)
-            if move is None:
+            moves = programs.next_moves(self, *due)
+            if not moves:
                 break
-            sub = parse_action(move)
-            self._process(sub)
-            out.append(dump_action(sub))
-            out.extend(self.title.take_auto_actions(self))
+            for move in moves:
+                sub = parse_action(move)
+                self._process(sub)
+                out.append(dump_action(sub))
+                out.extend(self.title.take_auto_actions(self))
         return out
 
     def _apply_auto(self, act: Any) -> None:

@@ -197,6 +197,22 @@ def due(game: Game) -> tuple[str, dict[str, Any]] | None:
     return eid, progs[eid]
 
 
+def next_moves(game: Game, pid: str, order: dict[str, Any]) -> list[dict[str, Any]]:
+    """The moves `pid`'s order makes now (none: it waits). An auto-buy with `auto_pass_after`
+    that reaches its goal ends and gives way to an auto-pass for the round, as the site's."""
+    move = next_move(game, pid, order)
+    if move is None:
+        return []
+    if (move["type"] == "program_disable" and order.get("auto_pass_after")
+            and str(move["reason"]).endswith(_GOALS)):
+        return [move, {"type": "program_share_pass", "entity": pid, "entity_type": "player",
+                       "unconditional": False, "indefinite": False}]
+    return [move]
+
+
+_GOALS = (" is floated", ", end condition met")
+
+
 def next_move(game: Game, pid: str, order: dict[str, Any]) -> dict[str, Any] | None:
     """The move `pid`'s order makes now (None: it makes none and stays)."""
     base = {"entity": pid, "entity_type": "player"}
@@ -210,14 +226,14 @@ def next_move(game: Game, pid: str, order: dict[str, Any]) -> dict[str, Any] | N
     if corp is None:
         return {"type": "program_disable", **base, "reason": "The corporation is gone"}
     until = order.get("until_condition")
+    done = None
     if until == "float":
         if corp.floated:
-            return {"type": "program_disable", **base, "reason": f"{corp.id} is floated"}
-    elif isinstance(until, int):
-        held = shares.percent(corp, pid) // 10
-        if held >= until:
-            return {"type": "program_disable", **base,
-                    "reason": f"{until} share(s) bought in {corp.id}, end condition met"}
+            done = f"{corp.id} is floated"
+    elif isinstance(until, int) and shares.percent(corp, pid) // 10 >= until:
+        done = f"{until} share(s) bought in {corp.id}, end condition met"
+    if done is not None:
+        return {"type": "program_disable", **base, "reason": done}
     source = MARKET if order.get("from_market") else IPO
     where = "market" if source == MARKET else "IPO"
     if len({c.percent for c in corp.certs if c.owner == source}) > 1:

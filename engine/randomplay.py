@@ -108,7 +108,8 @@ def _ranked(rng: random.Random, game: Game, lg: Legal,
 def random_order(rng: random.Random, game: Game, lg: Legal) -> dict[str, Any] | None:
     """A standing order some player gives now (from the legal answer's programs), varied: an
     auto-pass (now and then for every round or whatever happens), an auto-buy until the
-    corporation floats or until a number of shares, sometimes from the open market."""
+    corporation floats or until a number of shares, sometimes from the open market, sometimes
+    then passing for the rest of the round."""
     offers = [dict(a) for a in lg.programs]
     if not offers:
         return None
@@ -121,6 +122,7 @@ def random_order(rng: random.Random, game: Game, lg: Legal) -> dict[str, Any] | 
         if rng.random() < 0.3:
             act["until_condition"] = held + rng.randint(1, 3)
         act["from_market"] = rng.random() < 0.1
+        act["auto_pass_after"] = rng.random() < 0.3
     return act
 
 

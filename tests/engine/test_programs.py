@@ -324,3 +324,20 @@ def test_1870_an_auto_buy_facing_a_price_protection_answer_ends() -> None:
             for a in act["auto_actions"] if a["type"] != "destination_connection"]
     assert autos(stored) == site
     assert site[-1]["reason"] == "Cannot buy SP from IPO"
+
+
+def test_an_auto_buy_with_auto_pass_after_gives_way_to_an_auto_pass() -> None:
+    g = standard_start()
+    par(g, "P1", "GMO", 80)
+    do(g, "P1", "program_buy_shares", corporation="GMO", until_condition=3, from_market=False,
+       auto_pass_after=True)
+    made: list[dict[str, Any]] = []
+    while not any(a["type"] == "program_share_pass" for a in made):
+        made += autos(pass_(g))
+    i = next(i for i, a in enumerate(made) if a["type"] == "program_disable")
+    assert made[i:i + 3] == [
+        {"entity": "P1", "entity_type": "player", "type": "program_disable",
+         "reason": "3 share(s) bought in GMO, end condition met"},
+        {"entity": "P1", "entity_type": "player", "type": "program_share_pass",
+         "unconditional": False, "indefinite": False},
+        {"entity": "P1", "entity_type": "player", "type": "pass"}]
