@@ -27,7 +27,8 @@ from bot.replies import BotError, Reply
 from engine import programs
 
 if TYPE_CHECKING:
-    from bot.commands import Ctx, Spec
+    from bot.commands import Ctx
+    from bot.specs import Spec
     from bot.service import Service, Who
     from engine.game import Game
 

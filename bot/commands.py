@@ -1,9 +1,10 @@
-"""The command set, shared by the Discord cogs and the terminal mode.
+"""The command set's runner, shared by the Discord cogs and the terminal mode.
 
-Each command has a spec (its parameters, in order) and one handler taking a `Ctx` and the
-arguments as text or int. The Discord layer fills the arguments from slash-command options,
-the terminal from a typed line; both call `Commands.run`, so there is one place where a
-command turns into a service call.
+Each command has a spec (bot.specs: its parameters, in order) and one handler here taking a
+`Ctx` and the arguments as text or int. The Discord layer fills the arguments from
+slash-command options, the terminal from a typed line; both call `Commands.run`, so there is
+one place where a command turns into a service call.  What /map may show (regions, hexes)
+is read in bot.mapviews.
 """
 
 from __future__ import annotations
@@ -14,14 +15,29 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Concatenate
+from typing import Any
 
-from bot import auto, longcmds, moves
+from bot import auto, longcmds, mapviews, moves
 from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.specs import (
+    LONG_GAMES,
+    MAX_IMPORT_BYTES,
+    MAX_OPTION_TEXT,
+    MOVE_PARAMS,
+    MOVES,
+    OTHER,
+    SPECS,
+    Param,
+    Spec,
+)
 from bot.store import GameRecord
-from engine.legal import Legal
+
+__all__ = [
+    "LONG_GAMES", "MAX_IMPORT_BYTES", "MAX_OPTION_TEXT", "MOVES", "MOVE_PARAMS", "OTHER", "SPECS",
+    "Commands", "Ctx", "Param", "Spec", "answered", "fault_reply",
+]
 
 
 @dataclass(slots=True)
@@ -37,201 +53,6 @@ class Ctx:
     # turns "<@123>" / "alice" into (user id, display name)
     resolve_user: Callable[[str], tuple[int, str] | None] = field(default=lambda _t: None)
 
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    name: str
-    description: str
-    required: bool = True
-    kind: type = str  # str | int
-    autocomplete: bool = False  # values come from game.legal()
-
-
-@dataclass(frozen=True, slots=True)
-class Spec:
-    name: str
-    description: str
-    params: tuple[Param, ...] = ()
-    # builder in bot.moves, for moves: the legal answer (with names), then the arguments
-    move: Callable[Concatenate[Legal, ...], dict[str, Any]] | None = None
-
-
-def _p(name: str, description: str, **kw: Any) -> Param:
-    return Param(name, description, **kw)
-
-
-_CORP = _p("corporation", "corporation id, e.g. GMO", autocomplete=True)
-_COMPANY = _p("company", "private company id", autocomplete=True)
-_PRICE = _p("price", "price in $", autocomplete=True)
-_TRAIN = _p("train", "train id, e.g. 2+-0", autocomplete=True)
-
-MOVES: tuple[Spec, ...] = (
-    Spec(
-        "bid",
-        "Bid on a private company",
-        (_COMPANY, _p("price", "price in $ (default: the lowest, the price in a fixed-price "
-                               "draft)", required=False, autocomplete=True)),
-        moves.bid,
-    ),
-    Spec("par", "Start a corporation at a par price", (_CORP, _PRICE), moves.par),
-    Spec(
-        "buy",
-        "Buy one share",
-        (_CORP, _p("share", "which share (default: cheapest)", required=False, autocomplete=True)),
-        moves.buy,
-    ),
-    Spec(
-        "sell",
-        "Sell shares",
-        (
-            _CORP,
-            _p("percent", "percent to sell", autocomplete=True),
-            _p("shares", "certificate ids, e.g. GMO_3 GMO_4 (optional)", required=False),
-        ),
-        moves.sell,
-    ),
-    Spec("pass", "Pass", (), moves.pass_),
-    Spec(
-        "lay",
-        "Lay or upgrade a tile",
-        (
-            _p("hex", "hex, e.g. E12", autocomplete=True),
-            _p("tile", "tile", autocomplete=True),
-            _p("rotation", "rotation 0-5 (leave it out: a picture of those that fit)",
-               required=False, kind=int, autocomplete=True),
-            _p("company", "use this private company's ability", required=False),
-        ),
-        moves.lay_tile,
-    ),
-    Spec(
-        "token",
-        "Place a station token",
-        (
-            _p("city", "city", autocomplete=True),
-            _p("slot", "slot", required=False, kind=int),
-            _p("company", "use this private company's ability", required=False),
-        ),
-        moves.place_token,
-    ),
-    Spec(
-        "run",
-        "Run trains: the best run shown to confirm, or your routes",
-        (_p("routes", "empty: the best run to confirm; 'best': run it at once; stops per "
-                      "train (Memphis-Grenada;Jackson-Meridian); or JSON", required=False),),
-        moves.run_routes,
-    ),
-    Spec(
-        "dividend",
-        "Pay out, withhold or pay half",
-        (_p("kind", "payout, withhold or half", autocomplete=True),),
-        moves.dividend,
-    ),
-    Spec(
-        "train",
-        "Buy a train",
-        (
-            _TRAIN,
-            _p("price", "price in $ (default: the lowest)", required=False, autocomplete=True),
-            _p("variant", "train variant, e.g. 4D (optional)", required=False),
-        ),
-        moves.buy_train,
-    ),
-    Spec("discard", "Discard a train over the limit", (_TRAIN,), moves.discard_train),
-    Spec(
-        "private",
-        "Buy a private company for the corporation",
-        (_COMPANY, _PRICE),
-        moves.buy_company,
-    ),
-    Spec(
-        "choose",
-        "Make a choice the game asks for (private abilities, options)",
-        (_p("choice", "choice", autocomplete=True),),
-        moves.choose,
-    ),
-    Spec(
-        "assign",
-        "Use a private ability on a hex",
-        (
-            _p("target", "hex, e.g. E12"),
-            _p("company", "the private company whose ability it is", required=False),
-        ),
-        moves.assign,
-    ),
-    Spec("bankrupt", "Declare bankruptcy", (), moves.bankrupt),
-    # title-specific moves, named as players know them; the engine decides if they apply
-    Spec(
-        "protect",
-        "1870: price-protect the shares just sold (buy the bundle back)",
-        (
-            _CORP,
-            _p("shares", "certificate ids (default: the engine picks)", required=False),
-        ),
-        moves.protect,
-    ),
-    Spec(
-        "redeem",
-        "1870: the corporation redeems one of its shares",
-        (_CORP, _p("share", "share (default: one from the market)", required=False)),
-        moves.redeem,
-    ),
-    Spec("reissue", "1870: the corporation reissues its redeemed shares", (_CORP,), moves.reissue),
-    Spec(
-        "connect",
-        "1870: connection run - destination token on the Map or the Charter",
-        (_p("where", "Map or Charter", required=False, autocomplete=True),),
-        moves.connect,
-    ),
-    Spec(
-        "merge",
-        "18MEX: accept the NdM merger offered to your corporation (/pass declines)",
-        (_p("corporation", "the corporation offered the merger", required=False),),
-        moves.merge,
-    ),
-)
-
-OTHER: tuple[Spec, ...] = (
-    Spec(
-        "create",
-        "Create a game in this channel (it gets its own thread)",
-        (
-            _p("title", "18MS, 1870 or 18MEX"),
-            _p("options", "optional rules, comma separated", required=False),
-        ),
-    ),
-    Spec("join", "Join the game of this thread"),
-    Spec("leave", "Leave the game before it starts"),
-    Spec(
-        "start",
-        "Start the game (seating as mentions in order, or random)",
-        (_p("seating", "players in seat order, e.g. @a @b @c", required=False),),
-    ),
-    Spec("games", "List the games of this server"),
-    Spec("abandon", "Abandon the game (creator or admins)"),
-    Spec("end", "End the game now, scored as it stands (creator or admins)"),
-    Spec("export", "Export the game as an 18xx.games JSON file"),
-    Spec("status", "Show the game's status"),
-    Spec("map", "Show the map"),
-    Spec("market", "Show the stock market"),
-    Spec("history", "Show the last moves", (_p("count", "how many", required=False, kind=int),)),
-    Spec("legal", "What may the acting player do now?"),
-    Spec("catchup", "What happened since your last move, then the current card"),
-    Spec(
-        "help",
-        "The commands, or how to use one",
-        (_p("command", "a command's name, e.g. token", required=False, autocomplete=True),),
-    ),
-    Spec("undo", "Undo the latest move (another player's needs their consent)"),
-    Spec("redo", "Redo the move just undone"),
-)
-
-MAX_OPTION_TEXT = 6000  # Discord caps an option at 6000 characters
-MAX_IMPORT_BYTES = 20_000_000  # a long real game exports to about 1 MB
-
-LONG_GAMES: tuple[Spec, ...] = longcmds.specs(Spec, _p)  # reminders, clocks, seats
-AUTO: tuple[Spec, ...] = auto.specs(Spec, _p)  # programmed moves (bot/auto.py)
-SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER + LONG_GAMES + AUTO}
-MOVE_PARAMS: dict[str, dict[str, Param]] = {s.name: {p.name: p for p in s.params} for s in MOVES}
 
 _MENTION = re.compile(r"<@!?(\d+)>")
 log = logging.getLogger(__name__)
@@ -324,6 +145,10 @@ class Commands:
                 return await s.end_game(ctx.who, game.id, interaction_id=ctx.interaction_id)
             case "export":
                 return await s.export(game.id)
+            case "map" if args.get("region") or args.get("hex"):
+                data = mapviews.title_data(game.title)
+                kind = mapviews.map_kind(data, args.get("region"), args.get("hex"))
+                return await s.picture(game.id, kind)
             case "status" | "map" | "market":
                 return await s.picture(game.id, name)
             case "history":
@@ -406,6 +231,12 @@ class Commands:
         if command == "help":
             return moves.filter_choices(((f"/{n} — {SPECS[n].description}"[:100], n)
                                          for n in sorted(SPECS)), typed)
+        if command == "map":
+            try:
+                game = await self.service.game_here(ctx.channel_id)
+            except BotError:
+                return []
+            return mapviews.choices(mapviews.title_data(game.title), param, typed)
         legal = await self.service.legal_for(ctx.channel_id, ctx.who.user_id)
         return moves.filter_choices(moves.options_for(legal, param, filled), typed)
 

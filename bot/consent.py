@@ -2,71 +2,40 @@
 seller's president is asked (buttons, as for an undo of another player's move) and the purchase
 is made only when they agree, on the game as it was asked about.
 
-Requests live in memory (a restart forgets them: the buyer asks again). No rules here: who
-controls the selling corporation is the engine's answer; the purchase itself is judged by the
-engine when it is applied."""
+Requests are stored (bot/store/asked.py): a button pressed after a restart, or handled by
+another bot process, finds its request; an answered one is deleted, so a second press does
+nothing. No rules here: who controls the selling corporation is the engine's answer; the
+purchase itself is judged by the engine when it is applied."""
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from bot.core import Who
 from bot.replies import BotError, Button, Reply
+from bot.store.asked import AskedRecord
 from engine import names
 from engine.game import Game
 
 if TYPE_CHECKING:
-    from bot.core import Live, Who
+    from bot.core import Live
     from bot.play import ServicePlay
 
 PREFIX = "sale:"
 
 
-@dataclass(slots=True)
-class Asked:
-    """A move waiting for a button, on the game as it was when it was asked."""
-
-    id: int
-    game_id: int
-    log_length: int
-    action: dict[str, Any]
-
-    def stale(self, live: Live) -> bool:
-        """The game has moved on (or ended) since."""
-        return len(live.records) != self.log_length or live.record.status != "active"
+def _asker(asked: AskedRecord) -> Who:
+    return Who(asked.asker_id, asked.asker_name, asked.asker_admin)
 
 
-@dataclass(slots=True)
-class SaleRequest(Asked):
-    buyer: Who
-    seller_user: int
-    what: str  # the purchase in words
-
-
-@dataclass(slots=True)
-class RunProposal(Asked):
-    who: Who
-
-
-@dataclass(slots=True)
-class Waiting:
-    """A service's requests waiting for their answer, by id (in memory only)."""
-
-    sales: dict[int, SaleRequest] = field(default_factory=dict)
-    runs: dict[int, RunProposal] = field(default_factory=dict)
-
-
-_ids = itertools.count(1)
-A = TypeVar("A", bound=Asked)
-
-
-async def _current(service: ServicePlay, asked: A, waiting: dict[int, A], moved: str) -> Live:
-    """The caller holds the game's lock: the game in memory, with `asked` answered (no longer
-    waiting); BotError(moved) when the game has moved on since it was asked."""
+async def _current(service: ServicePlay, asked: AskedRecord, moved: str) -> Live:
+    """The caller holds the game's lock: the game in memory, with `asked` answered (deleted);
+    BotError(moved) when the game has moved on (or ended) since it was asked, or when the
+    request was answered meanwhile."""
+    if not await service.asked.drop(asked.id):
+        raise BotError("This request was answered already.")
     live = await service._live(asked.game_id)
-    waiting.pop(asked.id, None)
-    if asked.stale(live):
+    if len(live.records) != asked.log_length or live.record.status != "active":
         raise BotError(moved)
     return live
 
@@ -89,32 +58,34 @@ async def ask(service: ServicePlay, who: Who, game_id: int, log_length: int,
     """The request, pinging the selling corporation's president with the two buttons."""
     name = str(action.get("train", "?")).rsplit("-", 1)[0]
     what = f"{names.train(name, action.get('price'))} from {corp} for {action.get('entity')}"
-    request = SaleRequest(next(_ids), game_id, log_length, dict(action), who, seller_user, what)
-    service.waiting.sales[request.id] = request
+    request_id = await service.asked.create("sale", game_id, log_length, dict(action),
+                                            who.user_id, who.name, who.is_admin, seller_user,
+                                            what)
     return Reply(
         f"<@{seller_user}>, **{who.name}** wants to buy {what}. {seller_name}, as {corp}'s "
         "president, do you agree?",
         mention=(seller_user,),
-        buttons=[Button(f"{PREFIX}yes:{request.id}", "Sell", "success"),
-                 Button(f"{PREFIX}no:{request.id}", "Refuse", "danger")],
+        buttons=[Button(f"{PREFIX}yes:{request_id}", "Sell", "success"),
+                 Button(f"{PREFIX}no:{request_id}", "Refuse", "danger")],
     )
 
 
 async def answer(service: ServicePlay, who: Who, request_id: int, accept: bool,
                  interaction_id: str | None) -> Reply:
     """The seller's president answers: the purchase is made (as the buyer's move) or not."""
-    request = service.waiting.sales.get(request_id)
+    request = await service.asked.get("sale", request_id)
     if request is None:
         raise BotError("This train sale request no longer exists (ask again).")
-    if who.user_id != request.seller_user:
+    if who.user_id != request.answerer_id:
         raise BotError("Only the selling corporation's president can answer.")
     async with service._locks[request.game_id]:
-        live = await _current(service, request, service.waiting.sales,
+        live = await _current(service, request,
                               "The game has moved on since this request; ask again.")
         if not accept:
             return Reply(f"**{who.name}** refuses to sell {request.what}.")
-        reply, draw = await service._apply(live, request.buyer, request.action, interaction_id,
-                                           user_id=request.buyer.user_id)
+        buyer = _asker(request)
+        reply, draw = await service._apply(live, buyer, request.action, interaction_id,
+                                           user_id=buyer.user_id)
     service._draw(reply, draw)
     reply.text = f"**{who.name}** agrees to sell.\n" + reply.text
     return reply
@@ -151,14 +122,14 @@ def describe_run(game: Game, routes: list[dict[str, Any]]) -> str:
 async def propose(service: ServicePlay, who: Who, game_id: int, log_length: int,
                   action: dict[str, Any], game: Game) -> Reply:
     """The solver's best run, for the president to confirm with a button."""
-    proposal = RunProposal(next(_ids), game_id, log_length, dict(action), who)
-    service.waiting.runs[proposal.id] = proposal
+    proposal_id = await service.asked.create("run", game_id, log_length, dict(action),
+                                             who.user_id, who.name, who.is_admin, who.user_id)
     said = await service.run_engine(describe_run, game, list(action.get("routes") or []))
     return Reply(
         f"{action.get('entity')}'s best run: {said}\nRun it with the button, or give your own "
         "routes: /run routes:Memphis-Grenada;Jackson-Meridian (stops per train).",
         ephemeral=True,
-        buttons=[Button(f"{RUN_PREFIX}yes:{proposal.id}", "Run these routes", "success")],
+        buttons=[Button(f"{RUN_PREFIX}yes:{proposal_id}", "Run these routes", "success")],
     )
 
 
@@ -173,14 +144,15 @@ async def confirm(service: ServicePlay, who: Who, proposal_id: int,
 
 async def _run(service: ServicePlay, who: Who, proposal_id: int,
                interaction_id: str | None) -> Reply:
-    proposal = service.waiting.runs.get(proposal_id)
+    proposal = await service.asked.get("run", proposal_id)
     if proposal is None:
         raise BotError("This proposal no longer exists: use /run again.")
-    if who.user_id != proposal.who.user_id:
+    if who.user_id != proposal.answerer_id:
         raise BotError("Only the player who asked for this run can confirm it.")
     async with service._locks[proposal.game_id]:
-        live = await _current(service, proposal, service.waiting.runs,
+        live = await _current(service, proposal,
                               "The game has moved on since this proposal: use /run again.")
-        reply, draw = await service._apply(live, proposal.who, proposal.action, interaction_id)
+        reply, draw = await service._apply(live, _asker(proposal), proposal.action,
+                                           interaction_id)
     service._draw(reply, draw)
     return reply

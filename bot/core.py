@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from bot import naming
-from bot.consent import Waiting
 from bot.images import ImageDesk
 from bot.lag import LagMonitor
+from bot.mail.repo import is_mail_user
 from bot.naming import Named
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
+from bot.store.asked import AskedRepo
 from bot.store.locks import CREATE_KEY, GameLocks
 from engine.game import Game
 from engine.legal import Legal
@@ -107,7 +108,7 @@ class ServiceCore:
         # must not block (the e-mail transport queues the game, bot/mail/transport.py)
         self.turn_listeners: list[Callable[[GameRecord, Turn, int], None]] = []
         # train sales and proposed runs waiting for a button (bot/consent.py)
-        self.waiting = Waiting()
+        self.asked = AskedRepo(self.store)
 
     async def run_engine(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run engine work on the engine threads and wait for it."""
@@ -252,8 +253,11 @@ class ServiceCore:
                 if entity is not None and str(entity) not in {p.engine_id for p in record.players}
                 else ""
             )
-            reply.text += "\n" + " ".join(f"<@{u}>" for u in users) + f" to act{for_what}."
-            reply.mention = tuple(users)
+            # an e-mail player has no Discord account: named (their turn mail is their ping)
+            reply.text += "\n" + " ".join(
+                f"**{self._user_name(record, u)}** (by e-mail)" if is_mail_user(u) else f"<@{u}>"
+                for u in users) + f" to act{for_what}."
+            reply.mention = tuple(u for u in users if not is_mail_user(u))
 
     async def _turn_changed(self, record: GameRecord, turn: Turn, stamp: int, round_name: str,
                             reply: Reply | None) -> None:
@@ -263,7 +267,8 @@ class ServiceCore:
     def _draw(self, reply: Reply, draw: Draw) -> None:
         """Give the reply its images to draw once it is sent (bot/images.py)."""
         if draw.view is not None and draw.kinds and self.render_images:
-            reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds)
+            reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds,
+                                              reply.clocks)
 
     async def _add_images(self, reply: Reply, game_id: int, stamp: int, view: GameView,
                           kinds: Sequence[str]) -> None:

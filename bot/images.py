@@ -16,7 +16,7 @@ import asyncio
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -28,8 +28,16 @@ from engine.view import GameView
 log = logging.getLogger(__name__)
 
 
-def _draw(renderer: Renderer, kind: str, view: GameView) -> bytes | None:
-    """One image (runs in a worker process or thread)."""
+def image_filename(kind: str) -> str:
+    """The attachment's name: "map.png", "region-A1-D8.png" for kind "region:A1-D8"."""
+    return kind.replace(":", "-") + ".png"
+
+
+def _draw(renderer: Renderer, kind: str, view: GameView,
+          clocks: Mapping[str, float] | None) -> bytes | None:
+    """One image (runs in a worker process or thread); the card shows the players' clocks."""
+    if kind == "card" and clocks:
+        return renderer.render(kind, view, clocks=clocks)
     return renderer.render(kind, view)
 
 
@@ -64,12 +72,13 @@ class ImageDesk:
         self._games.move_to_end(game_id)
         return state
 
-    def ticket(self, game_id: int, stamp: int, view: GameView, kinds: Sequence[str]) -> ImageJob:
+    def ticket(self, game_id: int, stamp: int, view: GameView, kinds: Sequence[str],
+               clocks: Sequence[tuple[str, float]] = ()) -> ImageJob:
         """Register a move's images (called in the move's order, under the game's lock)."""
         state = self._game(game_id)
         state.latest += 1
         state.pending.update(dict.fromkeys(kinds))
-        return ImageJob(game_id, state.latest, stamp, view, tuple(kinds))
+        return ImageJob(game_id, state.latest, stamp, view, tuple(kinds), tuple(clocks))
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -92,7 +101,7 @@ class ImageDesk:
                     return []
                 kinds = tuple(state.pending) or job.kinds
                 state.pending.clear()
-                return await self._render(state, job.stamp, job.view, kinds)
+                return await self._render(state, job.stamp, job.view, kinds, dict(job.clocks))
         finally:
             self._busy -= 1
             if self._busy == 0:
@@ -105,11 +114,13 @@ class ImageDesk:
             return await self._render(self._game(game_id), stamp, view, tuple(kinds))
 
     async def _render(self, state: _GameImages, stamp: int, view: GameView,
-                      kinds: Sequence[str]) -> list[Attachment]:
+                      kinds: Sequence[str],
+                      clocks: Mapping[str, float] | None = None) -> list[Attachment]:
         loop = asyncio.get_running_loop()
         out: list[Attachment] = []
         todo = [k for k in kinds if state.drawn.get(k, (None,))[0] != stamp]
-        futures = {k: loop.run_in_executor(self._executor(), _draw, self.renderer, k, view)
+        futures = {k: loop.run_in_executor(self._executor(), _draw, self.renderer, k, view,
+                                           clocks)
                    for k in todo}
         for kind in kinds:
             if kind in futures:
@@ -124,7 +135,7 @@ class ImageDesk:
                 self.drawn += 1
             else:
                 png = state.drawn[kind][1]
-            out.append(Attachment(f"{kind}.png", png))
+            out.append(Attachment(image_filename(kind), png))
         return out
 
     async def idle(self) -> None:

@@ -18,14 +18,17 @@ import secrets
 import shlex
 import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot.commands import SPECS, Commands, Ctx, fault_reply
+from bot.commands import Commands, Ctx, fault_reply
 from bot.config import Config
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.specs import SPECS
 from bot.store import Store
+from bot.turns import Outgoing
 
 if TYPE_CHECKING:
     from bot.mail.transport import MailDesk
@@ -229,6 +232,23 @@ class LocalSession:
             if not path.exists():
                 return path
 
+    def notice(self, msg: Outgoing) -> str:
+        """A reminder or a follower's notice as the terminal shows it."""
+        text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), msg.text)
+        text = _CHANNEL.sub("this game", text).replace("**", "")
+        if msg.user_id is not None:
+            return f"[to {self.names.get(msg.user_id, str(msg.user_id))}] {text}"
+        return f"[notice] {text}"
+
+    def start_notices(self, write: Callable[[str], None]) -> None:
+        """Reminders and followers' notices, due while the terminal is open, are written out
+        (the store keeps them claimed: none is shown twice, also across restarts)."""
+
+        async def send(msg: Outgoing) -> None:
+            write(self.notice(msg))
+
+        self.service.start_notices(send)
+
     async def resume(self) -> str | None:
         """After a restart: go back to the latest game that is open or being played here."""
         games = await self.service.store.games_in_guild(None)
@@ -284,6 +304,13 @@ async def run_local(
     from bot.mail.transport import start_mail
 
     session.mail = await start_mail(config, service)
+    out = stdout
+
+    def write(text: str) -> None:  # a notice between prompts: on its own line, then the prompt
+        out.write(f"\n{text}\n{session.player or '?'}> ")
+        out.flush()
+
+    session.start_notices(write)
     print("Local mode: type help for the commands, quit to leave.", file=stdout)
     back = await session.resume()
     if back:
@@ -302,6 +329,7 @@ async def run_local(
     finally:
         if session.mail is not None:
             await session.mail.stop()
+        await service.stop_notices()
         await service.lag.stop()
         service.close()
         await store.close()

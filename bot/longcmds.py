@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any
 from bot.replies import BotError, Reply
 
 if TYPE_CHECKING:
-    from bot.commands import Ctx, Spec
+    from bot.commands import Ctx
     from bot.service import Service
+    from bot.specs import Spec
 
 
 def specs(spec: Callable[..., Spec], p: Callable[..., Any]) -> tuple[Spec, ...]:
-    """The specs, built with bot.commands' Spec and Param (no import cycle)."""
+    """The specs, built with bot.specs. Spec and Param (no import cycle)."""
     who = p("player", "the player (a mention) or the seat number")
     return (
         spec("mygames", "The games where it is your turn"),

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine import names as words
+from engine.core import tiles
 from engine.core.data import TitleData
 from engine.game import Game
 from engine.legal import Legal
@@ -55,6 +56,14 @@ def named(game: Game, legal: Legal) -> Named:
         companies={c.id: c.name for c in st.companies.values()},
         corporations={c.id: c.name for c in st.corporations.values()},
         trains={t.id: t.name for t in st.trains}, shares=shares))
+
+
+def distinct_rotations(legal: Legal, copy_id: str, rotations: list[int]) -> list[int]:
+    """The rotations worth showing: one of each group that lays the same track (a symmetric
+    tile's 0 and 3); all of them when the title's tiles are not known."""
+    data = names_of(legal).data
+    tile = data.tiles.get(copy_id.rsplit("-", 1)[0]) if data is not None else None
+    return rotations if tile is None else tiles.distinct_rotations(tile.geometry, rotations)
 
 
 def names_of(legal: Legal) -> Names:

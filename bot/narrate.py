@@ -98,6 +98,11 @@ def event_line(e: Event, game: Game, name_of: NameOf) -> str | None:
         case "contribution":
             return f"{name_of(str(s))} pays {_money(i['amount'])} toward {i['corp']}'s train."
         case "loan":
+            fee = int(i.get("fee") or 0)
+            if fee:
+                return (f"{name_of(str(s))} borrows {_money(int(i['amount']) - fee)} from the "
+                        f"bank to pay for the train, plus the {_money(fee)} fee: a debt of "
+                        f"{_money(i['amount'])}.")
             return f"{name_of(str(s))} borrows from the bank: a debt of {_money(i['amount'])}."
         case "interest":
             return f"{name_of(str(s))}'s debt grows by {_money(i['amount'])} (interest)."

@@ -6,7 +6,7 @@ Everything else in the bot calls the engine's public API (docs/ENGINE-API.md) di
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import render
@@ -80,7 +80,8 @@ def title_meta(title: str) -> dict[str, Any]:
 class Renderer(Protocol):
     """A view to PNG bytes (None: nothing to draw); tests pass one that waits or counts."""
 
-    def render(self, kind: str, view: GameView) -> bytes | None: ...
+    def render(self, kind: str, view: GameView,
+               clocks: Mapping[str, float] | None = None) -> bytes | None: ...
 
 
 class RealRenderer:
@@ -88,7 +89,9 @@ class RealRenderer:
     "region:A2-D7" (one of render.map_regions(view.data)) and "area:E5" (a close-up around
     any hex), both legible in a phone preview. An unknown kind or place draws nothing."""
 
-    def render(self, kind: str, view: GameView) -> bytes | None:
+    def render(self, kind: str, view: GameView,
+               clocks: Mapping[str, float] | None = None) -> bytes | None:
+        """clocks: seconds each player (engine id) has spent on turns, shown on the card."""
         what, _, arg = kind.partition(":")
         match what:
             case "map":
@@ -100,7 +103,7 @@ class RealRenderer:
             case "status":
                 return render.render_status(view)
             case "card":
-                return render.render_card(view)
+                return render.render_card(view, clocks=clocks)
             case "region" if arg in render.map_regions(view.data):
                 return render.render_region(view, arg)
             case "area" if arg in view.data.hexes:

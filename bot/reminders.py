@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.clock import DAY, HOUR
+from bot.mail.repo import is_mail_user
 from bot.store.longgames import Reminder
 from bot.turns import Outgoing, ServiceTurns, stamp_text
 
@@ -57,6 +58,18 @@ class ServiceReminders(ServiceTurns):
         if not await self.long.claim(r, now, now + gap):
             return None
         where = record.thread_id or record.channel_id
+        if is_mail_user(r.user_id):  # no Discord account: the reminder is a mail
+            if self.mail_reminder is not None:
+                try:
+                    await self.mail_reminder(record, r.user_id, state)
+                except Exception:
+                    log.warning("game %s: the reminder mail to %s failed", record.id, r.user_id,
+                                exc_info=True)
+                return None
+            text = (f"Reminder: {record.title} game #{record.id} waits for "
+                    f"**{self._user_name(record, r.user_id)}** (by e-mail) since "
+                    f"{stamp_text(state.last_move)} ({state.round}).")
+            return Outgoing(text, channel_id=where)
         text = (f"<@{r.user_id}>, reminder: {record.title} game #{record.id} waits for you "
                 f"since {stamp_text(state.last_move)} ({state.round}).")
         return Outgoing(text, channel_id=where, mention=(r.user_id,))

@@ -32,6 +32,7 @@ class ImageJob:
     stamp: int
     view: GameView
     kinds: tuple[str, ...]
+    clocks: tuple[tuple[str, float], ...] = ()  # (engine player id, seconds on turns): the card
 
 
 @dataclass(slots=True)
@@ -44,6 +45,7 @@ class Reply:
     mention: tuple[int, ...] = ()
     buttons: list[Button] = field(default_factory=list)
     images: ImageJob | None = None  # images to add once the reply is out
+    clocks: tuple[tuple[str, float], ...] = ()  # players' time on turns, for the card's images
 
 
 class BotError(Exception):

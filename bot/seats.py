@@ -18,17 +18,17 @@ from typing import Any
 
 from bot.clock import DAY, HOUR, span
 from bot.core import Who
-from bot.play import ServicePlay
 from bot.reminders import ServiceReminders
 from bot.replies import BotError, Button, Reply
 from bot.store import ActionRecord, GameRecord, PlayerRecord
 from bot.store.longgames import SeatVote, TurnState
+from bot.takeback import ServiceTakeBack
 from bot.turns import stamp_text
 
 PREFIX = "seat:"
 
 
-class ServiceSeats(ServiceReminders, ServicePlay):
+class ServiceSeats(ServiceReminders, ServiceTakeBack):
     # -- finding seats ----------------------------------------------------------------------
 
     async def _seat_of(self, record: GameRecord, user_id: int | None,

@@ -291,7 +291,8 @@ class Service(ServiceSeats):
 
 
     async def picture(self, game_id: int, kind: str) -> Reply:
-        if kind not in IMAGE_KINDS:
+        # "region:A1-D8" and "area:E12" (bot.mapviews): a part of the map, legible on a phone
+        if kind not in IMAGE_KINDS and kind.partition(":")[0] not in ("region", "area"):
             raise BotError(f"Choose one of {', '.join(IMAGE_KINDS)}.")
         async with self._locks[game_id]:
             record = await self.game_record(game_id)
@@ -301,6 +302,9 @@ class Service(ServiceSeats):
             view: GameView = await self.run_engine(live.game.view)
             stamp = len(live.records)
         reply = Reply(f"Game #{game_id}: {view.round} — phase {view.phase}.")
+        part, _, where = kind.partition(":")
+        if where:
+            reply.text += f" {'Region' if part == 'region' else 'The hexes around'} {where}."
         # /status: the phone card first, then the full sheet
         await self._add_images(reply, game_id, stamp, view,
                                ("card", "status") if kind == "status" else (kind,))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +55,8 @@ class ServiceTurns(ServiceCore):
         self._wake = asyncio.Event()
         self._passes = (0, 0)  # (started, done) passes of the reminder loop
         self._notices: asyncio.Task[None] | None = None
+        # reminders of e-mail players go by mail (set by the e-mail transport, bot/mail)
+        self.mail_reminder: Callable[[GameRecord, int, TurnState], Awaitable[None]] | None = None
 
     # -- the hook every move passes through -------------------------------------------------
 
@@ -82,12 +84,24 @@ class ServiceTurns(ServiceCore):
         new = TurnState(record.id, acting, round_name, since, now, now, stamp)
         users = self._users(record, acting)
         due = now + timing.remind_hours * HOUR
-        await self.long.record_turn(new, charges, [(u, due) for u in users])
         before = set(self._users(record, state.acting)) if state is not None else set()
+        # a player newly up inside their quiet hours is named but not pinged; their first
+        # reminder, due when the quiet hours end, is the ping
+        held: dict[int, float] = {}
+        for u in users:
+            if u not in before:
+                quiet_end = (await self.long.quiet_hours(u)).until(now)
+                if quiet_end is not None:
+                    held[u] = quiet_end
+        await self.long.record_turn(new, charges, [(u, held.get(u, due)) for u in users])
         if reply is not None:
-            reply.mention = tuple(u for u in reply.mention if u not in before)
+            reply.mention = tuple(u for u in reply.mention if u not in before and u not in held)
+            for u, until in held.items():
+                reply.text += (f"\n({self._user_name(record, u)} is in quiet hours: pinged "
+                               f"when they end, {stamp_text(until)}.)")
             # the clocks go with the phone card: when the turn passes or the round changes
             card = passed or state is None or state.round != round_name
+            reply.clocks = tuple(await self._engine_clocks(record, new, now))
             if card and not turn.finished:
                 line = await self._clocks_line(record, new, timing, now)
                 if line:
@@ -126,6 +140,20 @@ class ServiceTurns(ServiceCore):
             if state is not None and p.engine_id in state.acting:
                 spent += max(0.0, now - state.accounted_at)
             out.append((p.name, spent))
+        return out
+
+    async def _engine_clocks(self, record: GameRecord, state: TurnState | None,
+                             now: float) -> list[tuple[str, float]]:
+        """(engine player id, seconds on turns) per seated player: what the card shows."""
+        clocks = await self.long.clocks(record.id)
+        out = []
+        for p in record.seated:
+            if p.user_id <= 0:
+                continue
+            spent = clocks.get((p.engine_id, p.user_id), 0.0)
+            if state is not None and p.engine_id in state.acting:
+                spent += max(0.0, now - state.accounted_at)
+            out.append((p.engine_id, spent))
         return out
 
     async def _clocks_line(self, record: GameRecord, state: TurnState | None, timing: Timing,

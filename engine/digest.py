@@ -45,6 +45,7 @@ class Digest:
     certs: dict[str, tuple[str, str, int, bool]]  # id -> (corp, owner, percent, president)
     pool: frozenset[str]  # trains discarded to the open market (1870)
     turn_corp: str | None  # whose operating turn it is (the acting entity may be another)
+    skipped: tuple[str, ...] = ()  # stock round: players passed over since the action began
 
 
 def _trigger(game: Game) -> str | None:
@@ -90,6 +91,7 @@ def digest(game: Any) -> Digest:
                for corp in st.corporations.values() for c in corp.certs},
         pool=frozenset(t.id for t in st.trains if t.discarded),
         turn_corp=_turn_corp(rnd),
+        skipped=tuple(getattr(rnd, "skipped", ()) if rnd.kind == "stock" else ()),
     )
 
 

@@ -24,7 +24,7 @@ Event kinds and their `info`:
   split          total, kept, to {owner: amount}      a minor's run paid at once
   income         owner, amount                        a private company pays its owner
   contribution   corp, amount                         the president pays toward a train
-  loan           amount (the player's debt now)
+  loan           amount (the player's debt now), fee (part of it: what the loan cost)
   interest       amount                               a debt grows
   bankrupt       -
   skip           entity_type, why (no_move), cash, certs, cert_limit
@@ -35,6 +35,7 @@ Event kinds and their `info`:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,16 +60,24 @@ class Recorder:
         self.action = action
         self.before = digest(game)
         self.middle: Digest | None = None
+        self.skipped: list[str] = []  # players a stock round passed over, automatic actions too
 
     def mid(self, game: Any) -> None:
         """Called once the round has processed the action, before any round change (the
-        first call counts: automatic follow-up actions call it again)."""
+        first call counts: automatic follow-up actions call it again, and add the players
+        their stock round passed over)."""
+        rnd = game.round
+        if rnd.kind == "stock":
+            self.skipped.extend(getattr(rnd, "skipped", ()))
         if self.middle is None:
             self.middle = digest(game)
 
     def finish(self, game: Any) -> list[Event]:
         after = digest(game)
-        return events_between(game, self.before, self.middle or after, after, self.action)
+        middle = self.middle or after
+        if middle.round_kind == "stock":
+            middle = dataclasses.replace(middle, skipped=tuple(self.skipped))
+        return events_between(game, self.before, middle, after, self.action)
 
 
 def _per_share(game: Any, corp_id: str, total: int) -> int | float | None:
@@ -196,28 +205,25 @@ def _price_why(b: Digest, a: Digest, act: Any, corp_id: str, old: int, new: int)
     return "other"
 
 
-def _skips(game: Any, b: Digest, a: Digest, act: Any) -> list[Event]:
-    """Entities whose turn came and went inside this action (the same round goes on)."""
-    if a.round_key != b.round_key or a.finished:
-        return []
+def _player_skips(game: Any, a: Digest, pids: tuple[str, ...]) -> list[Event]:
+    return [Event("skip", pid, {"entity_type": "player", "why": "no_move", "cash": a.cash[pid],
+                                "certs": game.title.cert_count(game, pid),
+                                "cert_limit": game.title.cert_limit(game)})
+            for pid in pids if pid in a.cash and pid not in a.bankrupt]
+
+
+def _skips(game: Any, b: Digest, m: Digest, a: Digest, act: Any) -> list[Event]:
+    """Entities whose turn came and went inside this action: in a stock round the players the
+    round passed over for having nothing to do (also as it ends, and as a new one starts);
+    in an operating round the corporations passed over (the same round going on)."""
     out: list[Event] = []
-    if b.round_kind == "stock":
-        ids = [p.id for p in game.state.players]
-        if b.acting[0] not in ids or a.acting[0] not in ids:
-            return []
-        i, j = ids.index(b.acting[0]), ids.index(a.acting[0])
-        if i == j:  # the same player goes on (a sale after a buy)
-            return []
-        k = (i + 1) % len(ids)
-        while k != j and k != i:
-            pid = ids[k]
-            if pid not in a.bankrupt:
-                out.append(Event("skip", pid, {
-                    "entity_type": "player", "why": "no_move", "cash": a.cash[pid],
-                    "certs": game.title.cert_count(game, pid),
-                    "cert_limit": game.title.cert_limit(game)}))
-            k = (k + 1) % len(ids)
-    elif b.round_kind == "operating" and a.order and a.order == b.order:  # (a merger reorders)
+    if b.round_kind == "stock" and m.round_kind == "stock" and m.round_key == b.round_key:
+        out += _player_skips(game, a, m.skipped)
+    if a.round_kind == "stock" and a.round_key != m.round_key and not a.finished:
+        out += _player_skips(game, a, a.skipped)  # a new stock round began with them
+    if a.round_key != b.round_key or a.finished:
+        return out
+    if b.round_kind == "operating" and a.order and a.order == b.order:  # (a merger reorders)
         order = list(a.order)
         # only from the operating corporation's own turn (an 18MEX merger offer interrupts it)
         if (b.acting[0] in order and a.acting[0] in order and b.acting[0] == b.turn_corp
@@ -254,7 +260,7 @@ def events_between(game: Any, b: Digest, m: Digest, a: Digest, act: Any) -> list
                 and m.cash.get(pid, old) < old:
             out.append(Event("contribution", pid, {"corp": buyer, "amount": old - m.cash[pid]}))
         if cash < 0 <= old:
-            out.append(Event("loan", pid, {"amount": -cash}))
+            out.append(Event("loan", pid, {"amount": -cash, "fee": game.title.loan_fee}))
     for pid in sorted(a.bankrupt - b.bankrupt):
         out.append(Event("bankrupt", pid))
     if a.phase != b.phase:
@@ -270,7 +276,7 @@ def events_between(game: Any, b: Digest, m: Digest, a: Digest, act: Any) -> list
     for cid, ca in a.corps.items():
         if ca.closed and cid in b.corps and not b.corps[cid].closed:
             out.append(Event("corp_closed", cid))
-    out.extend(_skips(game, b, a, act))
+    out.extend(_skips(game, b, m, a, act))
     broke = (a.trigger == "bank" and b.trigger != "bank") or (a.bank <= 0 < b.bank)
     if broke:
         out.append(Event("bank_broken"))

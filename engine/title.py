@@ -37,6 +37,7 @@ class Title(OperatingRules):
     dividend_kinds: tuple[str, ...] = ("payout", "withhold")
     market_shares_pay_corporation = True
     capitalization = "full"
+    loan_fee = 0  # what a bank loan to a president costs on top of the sum borrowed (18MS: $50)
 
     def __init__(self, options: tuple[str, ...] = ()) -> None:
         self.options = options

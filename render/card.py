@@ -5,7 +5,8 @@ preview its figures are 6 px high, nine columns of them.  The card keeps only:
 
 * the title, round and phase; who acts now and what they may do (or the final scores);
 * the bank's cash and the next train for sale;
-* per player: cash, certificates against the limit, net worth (★ = priority deal);
+* per player: cash, certificates against the limit, net worth (★ = priority deal), and the
+  time spent on turns when the bot passes the players' clocks;
 * per started corporation or minor (floated, or with a president): president, share price,
   treasury, trains and tokens left (✓ = operated this round); the others are named on one line.
 
@@ -24,7 +25,7 @@ text fitting and the table builder are render/cardlayout.py's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -122,8 +123,21 @@ def _turn(view: GameView, may: Sequence[str] | None) -> tuple[str, str]:
     return who, what
 
 
+def clock_text(seconds: float) -> str:
+    """Time on turns, short: 45m, 3h 05m, 2d 4h."""
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return f"{minutes}m"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours}h {minutes:02d}m"
+    days, hours = divmod(hours, 24)
+    return f"{days}d {hours}h"
+
+
 def card_layout(
-    view: GameView, *, width: int = CARD_WIDTH, may: Sequence[str] | None = None
+    view: GameView, *, width: int = CARD_WIDTH, may: Sequence[str] | None = None,
+    clocks: Mapping[str, float] | None = None,
 ) -> CardLayout:
     """Where every text, fill and colour chip of the card goes (the card is drawn from this)."""
     b = Builder(width)
@@ -174,22 +188,25 @@ def card_layout(
 
     # players
     cols = [Col("Player", flex=1), Col("Cash", True), Col("Certs", True), Col("Worth", True)]
+    if clocks:
+        cols.append(Col("Clock", True))
     rows: list[list[Cell]] = []
     fills: list[theme.RGB | None] = []
     for p in view.players:
         over = p.cert_count > p.cert_limit
-        rows.append(
-            [
-                Cell(("★ " if p.priority else "") + p.name, bold=True),
-                Cell(_money(p.cash)),
-                Cell(
-                    f"{p.cert_count}/{p.cert_limit}",
-                    bold=over,
-                    ink=theme.IMPASSABLE if over else None,
-                ),
-                Cell(_money(p.value)),
-            ]
-        )
+        row = [
+            Cell(("★ " if p.priority else "") + p.name, bold=True),
+            Cell(_money(p.cash)),
+            Cell(
+                f"{p.cert_count}/{p.cert_limit}",
+                bold=over,
+                ink=theme.IMPASSABLE if over else None,
+            ),
+            Cell(_money(p.value)),
+        ]
+        if clocks:
+            row.append(Cell(clock_text(clocks[p.id]) if p.id in clocks else "—"))
+        rows.append(row)
         fills.append(theme.ACTING_FILL if p.id in acting else None)
     b.table(cols, rows, fills)
     b.y += px(12)
@@ -257,9 +274,10 @@ def card_layout(
 
 
 def render_card_image(
-    view: GameView, *, width: int = CARD_WIDTH, may: Sequence[str] | None = None
+    view: GameView, *, width: int = CARD_WIDTH, may: Sequence[str] | None = None,
+    clocks: Mapping[str, float] | None = None,
 ) -> Image.Image:
-    lay = card_layout(view, width=width, may=may)
+    lay = card_layout(view, width=width, may=may, clocks=clocks)
     img = Image.new("RGB", (lay.width, lay.height), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
     for f in lay.fills:
@@ -281,7 +299,9 @@ def render_card(
     width: int = CARD_WIDTH,
     may: Sequence[str] | None = None,
     compress_level: int = 3,
+    clocks: Mapping[str, float] | None = None,
 ) -> bytes:
-    """PNG bytes of the phone card.  may: the acting entity's legal action kinds, if known."""
-    return to_png(render_card_image(view, width=width, may=may), compress_level)
+    """PNG bytes of the phone card.  may: the acting entity's legal action kinds, if known;
+    clocks: seconds each player (by id) has spent on turns (a Clock column)."""
+    return to_png(render_card_image(view, width=width, may=may, clocks=clocks), compress_level)
 

@@ -204,17 +204,20 @@ def legend_font_size(width: float) -> float:
     return max(11.0, width * 0.0105)
 
 
-def legend_height(keys: list[str], width: float, k: float) -> float:
+def legend_height(keys: list[str], width: float, k: float, font_px: float | None = None) -> float:
+    """The strip's height in drawing pixels; font_px: its text size in output pixels (default
+    legend_font_size of the width)."""
     if not keys:
         return 0.0
-    size = legend_font_size(width / k) * k
+    size = (font_px or legend_font_size(width / k)) * k
     rows = max(r for _, _, r in _entries(keys, width, size, size)) + 1
     return rows * size * 1.7 + size * 0.8
 
 
 def draw_legend(d: ImageDraw.ImageDraw, keys: list[str], top: float, width: float, k: float,
-                swatch: Callable[[ImageDraw.ImageDraw, str, Box, float], None] = _swatch) -> None:
-    size = legend_font_size(width / k) * k
+                swatch: Callable[[ImageDraw.ImageDraw, str, Box, float], None] = _swatch,
+                font_px: float | None = None) -> None:
+    size = (font_px or legend_font_size(width / k)) * k
     f = font(round(size))
     for key, x, row in _entries(keys, width, size, size):
         cy = top + size * 0.4 + row * size * 1.7 + size * 0.85

@@ -10,7 +10,7 @@ regions (render.regions) are the same map limited to some hexes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
@@ -19,9 +19,8 @@ from engine.core.data import Hex, TitleData
 from engine.view import GameView, HexState
 from render import theme
 from render.draw import (
-    dashed_line,
+    digit_height,
     draw_deferred,
-    polyline,
     record_shapes,
     ring,
     supersampled,
@@ -41,8 +40,19 @@ from render.labels import (
 )
 from render.layout import HexLayout, Point, fit_layout
 
-__all__ = ["focus_hexes", "map_layout", "map_regions", "render_map", "render_map_image", "render_region"]
-from render.legend import draw_legend, legend_height, legend_keys
+__all__ = [
+    "focus_hexes", "map_geometry", "map_layout", "map_regions", "render_map", "render_map_image",
+    "render_region",
+]
+from render.legend import draw_legend, legend_font_size, legend_height, legend_keys
+from render.mapparts import (
+    corp_colors,
+    double_hex_partners,
+    draw_borders,
+    draw_coordinates,
+    hex_art,
+    reached_destinations,
+)
 from render.regions import focus_hexes, map_regions
 
 DEFAULT_WIDTH = 1600
@@ -77,116 +87,45 @@ def _margin(width: int) -> int:
 
 
 def map_layout(
-    data: TitleData, size: int = DEFAULT_WIDTH, hexes: Iterable[str] | None = None
+    data: TitleData, size: int = DEFAULT_WIDTH, hexes: Iterable[str] | None = None,
+    max_height: float | None = None,
 ) -> MapGeometry:
     """The pixel layout used by render_map for this title at this width (of only `hexes`,
-    for a close-up)."""
+    for a close-up); with max_height, hexes small enough that the map (header and margins
+    included) is at most that tall, centred across the width."""
     margin = _margin(size)
     header = round(margin * 1.8)
     shown = data.hexes.values() if hexes is None else [data.hexes[n] for n in hexes]
     cells = [(h.x, h.y) for h in shown]
     lay = fit_layout(data.layout, cells, size, margin)
+    _, y0, _, y1 = lay.bounds(cells)
+    tall = y1 - y0
+    room = None if max_height is None else max_height - header - 2 * margin
+    if room is not None and tall > room > 0:
+        # the map's height follows the hexes' width: narrower, centred
+        inner = (size - 2 * margin) * room / tall
+        lay = fit_layout(data.layout, cells, inner + 2 * margin, margin)
+        lay = HexLayout(lay.orientation, lay.radius,
+                        (lay.origin[0] + (size - inner) / 2 - margin, lay.origin[1]))
     lay = HexLayout(lay.orientation, lay.radius, (lay.origin[0], lay.origin[1] + header))
     _, _, _, y1 = lay.bounds(cells)
     return MapGeometry(lay, size, round(y1 + margin), header)
 
 
-def _letters(i: int) -> str:
-    s = ""
-    i += 1
-    while i:
-        i, rem = divmod(i - 1, 26)
-        s = chr(65 + rem) + s
-    return s
+# Discord's phone preview shows an image at most ~400 px wide and cuts down one taller than
+# about 450 px: a close-up or region (legend included) stays within this height per width.
+FOCUS_MAX_HEIGHT = 450 / PHONE_PREVIEW_WIDTH
+# the digit height (px) of small text (legend, tile numbers, coordinates) in that preview
+PHONE_MIN_DIGIT = 5.0
 
 
-def _reached(view: GameView) -> set[str]:
-    """Corporations whose destination marker is off the map (reached, or closed)."""
-    return {c.id for c in view.corporations if c.destination_reached or c.closed}
-
-
-def _corp_colors(view: GameView) -> dict[str, theme.RGB]:
-    out: dict[str, theme.RGB] = {}
-    for c in list(view.data.corporations) + list(view.data.minors):
-        if c.get("color"):
-            out[c["id"]] = theme.corp_rgb(c["color"])
-    for cv in view.corporations:
-        out[cv.id] = theme.corp_rgb(cv.color)
-    return out
-
-
-def _double_hex_partners(view: GameView) -> dict[str, HexState]:
-    """18MEX: a double-hex piece implies its partner; add it if the view only has one half."""
-    extra: dict[str, HexState] = {}
-    for st in view.hexes.values():
-        if not st.tile or st.tile not in view.data.tiles:
-            continue
-        dh = view.data.tiles[st.tile].extra.get("double_hex")
-        if not isinstance(dh, dict) or "pair" not in dh:
-            continue
-        pair = str(dh["pair"])
-        ptile = view.data.tiles.get(pair)
-        if ptile is None:
-            continue
-        pdh = ptile.extra.get("double_hex") or {}
-        phex = str(pdh.get("hex", ""))
-        if phex and phex not in view.hexes:
-            extra[phex] = HexState(phex, pair, int(pdh.get("rotation", 0)))
-    return extra
-
-
-def _art(
-    view: GameView,
-    h: Hex,
-    st: HexState | None,
-    colors: dict[str, theme.RGB],
-    reached: Set[str] = frozenset(),
-) -> HexArt:
-    data = view.data
-    phase_names = tuple(str(p["name"]) for p in data.phases)
-    if st is not None and st.tile and st.tile in data.tiles:
-        tile = data.tiles[st.tile]
-        geom, rot, fill, printed = tile.geometry, st.rotation, theme.rgb(tile.color), False
-        kind = "tile"
-        labels = geom.labels
-        future: tuple[str, ...] = ()
-        after = h.extra.get("future_labels_after_brown")
-        if tile.color == "brown" and isinstance(after, dict) and after.get("label"):
-            future = (str(after["label"]),)
-    else:
-        geom, rot, printed, kind = h.geometry, 0, True, h.kind
-        fill = theme.BLOCKED_FILL if h.kind == "blocked" else theme.rgb(h.color)
-        labels = geom.labels
-        future = (str(h.future_label["label"]),) if h.future_label else ()
-    if st is not None and (st.tokens or st.reserved or st.tile):
-        tokens, reserved = st.tokens, st.reserved
-    else:
-        tokens = ()
-        reserved = tuple(n.reserved_for for n in geom.cities)
-    dests = tuple(x for n in h.geometry.cities for x in n.destination_of if x not in reached)
-    return HexArt(
-        fill=fill,
-        geometry=geom,
-        rotation=rot,
-        kind=kind,
-        printed=printed,
-        tokens=tokens,
-        reserved=reserved,
-        destinations=dests,
-        markers=st.markers if st is not None else (),
-        labels=labels,
-        future_labels=future,
-        location=h.location,
-        terrain_cost=h.terrain_cost,
-        terrain_types=h.terrain_types,
-        partitions=tuple(h.extra.get("partitions") or ()),
-        icons=tuple(str(i.get("image", "")) for i in h.extra.get("icons") or ()),
-        phase=view.phase,
-        phase_names=phase_names,
-        corp_colors=colors,
-        name=h.name,
-        tile=st.tile if st is not None and st.tile and st.tile in data.tiles else None,
-    )
+def focus_legend_font(width: int) -> int:
+    """The legend's text size on a close-up `width` px wide: legible in the phone preview."""
+    scale = PHONE_PREVIEW_WIDTH / width
+    size = 8
+    while digit_height(font(size)) * scale < PHONE_MIN_DIGIT:
+        size += 1
+    return max(size, round(legend_font_size(width)))
 
 
 SUPERSAMPLE = 2  # track, circles and borders are drawn this many times larger, then reduced
@@ -194,6 +133,65 @@ SUPERSAMPLE = 2  # track, circles and borders are drawn this many times larger, 
 
 def _scaled(lay: HexLayout, k: int) -> HexLayout:
     return HexLayout(lay.orientation, lay.radius * k, (lay.origin[0] * k, lay.origin[1] * k))
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a map image shows and where (render_map_image draws it; map_geometry gives geo)."""
+
+    shown: tuple[str, ...]  # the close-up's hexes (empty: the whole map)
+    size: int
+    hexes: list[Hex]
+    states: dict[str, HexState]
+    art_of: dict[str, HexArt]
+    emphasise: list[str]
+    last: list[str]
+    keys: list[str]  # the legend's entries
+    legend_px: float | None  # the legend's text size (None: as the full map's)
+    legend_h: float  # the legend's height, output pixels
+    geo: MapGeometry
+
+
+def _plan(view: GameView, size: int | None, focus: Iterable[str], rings: int, legend: bool,
+          highlight_last: bool, emphasise: Iterable[str]) -> _Plan:
+    data = view.data
+    shown = focus_hexes(data, focus, rings) if focus else ()
+    if size is None:
+        size = FOCUS_WIDTH if shown else DEFAULT_WIDTH
+    colors = corp_colors(view)
+    states = dict(view.hexes)
+    for n, v in double_hex_partners(view).items():
+        states.setdefault(n, v)
+    reached = reached_destinations(view)
+    hexes = [data.hexes[n] for n in shown] if shown else list(data.hexes.values())
+    art_of = {h.name: hex_art(view, h, states.get(h.name), colors, reached) for h in hexes}
+    emph = [n for n in emphasise if n in art_of]
+    last = [n for n in view.last_hexes if n in art_of] if highlight_last else []
+    borders = {str(b.get("type")) for h in hexes for b in h.borders}
+    keys = legend_keys(art_of.values(), impassable="impassable" in borders,
+                       double_hex="marker" in borders, last=bool(last),
+                       emphasis=bool(emph)) if legend else []
+    legend_px = focus_legend_font(size) if shown else None
+    k = SUPERSAMPLE
+    legend_h = legend_height(keys, size * k, k, legend_px) / k
+    geo = map_layout(data, size, shown or None,
+                     max_height=size * FOCUS_MAX_HEIGHT - legend_h if shown else None)
+    return _Plan(shown, size, hexes, states, art_of, emph, last, keys, legend_px, legend_h, geo)
+
+
+def map_geometry(
+    view: GameView,
+    *,
+    size: int | None = None,
+    focus: Iterable[str] = (),
+    rings: int = 1,
+    legend: bool = True,
+    highlight_last: bool = True,
+    emphasise: Iterable[str] = (),
+) -> MapGeometry:
+    """Where render_map_image(view, same options) puts the hexes (a close-up's hexes are made
+    smaller when its legend would make it too tall for the phone preview)."""
+    return _plan(view, size, focus, rings, legend, highlight_last, emphasise).geo
 
 
 def render_map_image(
@@ -206,36 +204,20 @@ def render_map_image(
     header: bool = True,
     focus: Iterable[str] = (),
     rings: int = 1,
-    legend: bool | None = None,
+    legend: bool = True,
     caption: str | None = None,
 ) -> Image.Image:
     """The map as a Pillow image (see render_map)."""
     data = view.data
-    shown = focus_hexes(data, focus, rings) if focus else ()
-    if size is None:
-        size = FOCUS_WIDTH if shown else DEFAULT_WIDTH
-    if legend is None:
-        legend = not shown
-    geo = map_layout(data, size, shown or None)
+    plan = _plan(view, size, focus, rings, legend, highlight_last, emphasise)
+    shown, size, hexes, states, art_of = plan.shown, plan.size, plan.hexes, plan.states, plan.art_of
+    emphasise, last, keys, legend_px, geo = plan.emphasise, plan.last, plan.keys, plan.legend_px, plan.geo
+    legend_h = plan.legend_h
     k = SUPERSAMPLE
     lay = _scaled(geo.layout, k)
-    colors = _corp_colors(view)
-    states = dict(view.hexes)
-    for n, v in _double_hex_partners(view).items():
-        states.setdefault(n, v)
-    reached = _reached(view)
-    hexes = [data.hexes[n] for n in shown] if shown else list(data.hexes.values())
-    arts = [(h, lay.center(h.x, h.y), _art(view, h, states.get(h.name), colors, reached))
-            for h in hexes]
-    names = {h.name for h in hexes}
-    emphasise = [n for n in emphasise if n in names]
-    last = [n for n in view.last_hexes if n in names] if highlight_last else []
-    borders = {str(b.get("type")) for h in hexes for b in h.borders}
-    keys = legend_keys((a for _, _, a in arts), impassable="impassable" in borders,
-                       double_hex="marker" in borders, last=bool(last),
-                       emphasis=bool(emphasise)) if legend else []
+    arts = [(h, lay.center(h.x, h.y), art_of[h.name]) for h in hexes]
     map_h = geo.height * k
-    img_h = round(map_h + legend_height(keys, geo.width * k, k))
+    img_h = round(map_h + legend_h * k)
     img = Image.new("RGB", (geo.width * k, img_h), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
 
@@ -247,14 +229,14 @@ def render_map_image(
         ow = max(1, round(lay.radius * 0.025))
         for poly in polys.values():  # one C call a hex (the corners' notches are sub-pixel)
             d.line([*poly, poly[0]], fill=theme.HEX_OUTLINE, width=ow)
-        _borders(d, lay, data, states, polys)
+        draw_borders(d, lay, data, states, polys)
         hw = max(3.0, lay.radius * 0.09)
         for name in emphasise:
             ring(d, polys[name], theme.EMPHASIS, hw)
         for name in last:
             ring(d, polys[name], theme.HIGHLIGHT, hw)
         if coordinates:
-            _coordinates(d, lay, hexes, _margin(size) * k)
+            draw_coordinates(d, lay, hexes, _margin(size) * k)
         if header:
             title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
             if shown:
@@ -264,7 +246,7 @@ def render_map_image(
             text(d, (_margin(size) * k, geo.header * k * 0.45), title, f, theme.INK, anchor="lm")
         if keys:
             d.line([(0, map_h), (img.width, map_h)], fill=theme.HEX_OUTLINE, width=k)
-            draw_legend(d, keys, map_h, img.width, k)
+            draw_legend(d, keys, map_h, img.width, k, font_px=legend_px)
         out = img.reduce(k)
 
         # where ink is: the reduced map against its bare hex fills (at output size)
@@ -289,7 +271,7 @@ def render_map_image(
         x0, y0 = int(b[0] // k) * k, int(b[1] // k) * k
         x1, y1 = int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k
         out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
-    draw_deferred(ImageDraw.Draw(out), pending)
+    draw_deferred(out, pending)
     return out
 
 
@@ -307,7 +289,7 @@ def render_map(
     header: bool = True,
     focus: Iterable[str] = (),
     rings: int = 1,
-    legend: bool | None = None,
+    legend: bool = True,
     caption: str | None = None,
     compress_level: int = 1,
 ) -> bytes:
@@ -323,8 +305,9 @@ def render_map(
     emphasise: more hex names to outline in blue (e.g. a route or the hexes a command names).
     coordinates: letters and numbers along the border (every hex also shows its coordinate
     inside, small).  header: the title / round / phase line.
-    legend: a strip under the map naming every colour and mark it shows (default: on the full
-    map, off on a close-up).  caption: what the header names a close-up by (default: the
+    legend: a strip under the map naming every colour and mark it shows (default on; on a
+    close-up or region its text is legible in the phone preview, and the hexes are made
+    smaller when the image, legend included, would be taller than the preview shows).  caption: what the header names a close-up by (default: the
     focus hexes).
     Track, circles and borders are drawn at SUPERSAMPLE times the size and reduced (antialiased);
     text is drawn at the output size afterwards.
@@ -343,55 +326,3 @@ def render_map(
     )
     return to_png(img, compress_level, palette=True)
 
-
-def _borders(
-    d: ImageDraw.ImageDraw,
-    lay: HexLayout,
-    data: TitleData,
-    states: dict[str, HexState],
-    shown: dict[str, list[Point]],
-) -> None:
-    w = max(3.0, lay.radius * 0.09)
-    for h in data.hexes.values():
-        if h.name not in shown:
-            continue
-        c = lay.center(h.x, h.y)
-        for b in h.borders:
-            e = int(b.get("edge", 0))
-            a, z = lay.edge_segment(c, e)
-            if b.get("type") == "impassable":
-                polyline(d, [a, z], theme.IMPASSABLE, w, caps=True)
-            elif b.get("type") == "marker":
-                other = data.hexes.get(h.neighbors.get(e, ""))
-                if other is not None and other.color != "red" and h.color != "red":
-                    # inside a double hex: a light dashed line instead of the hex edge
-                    fill = theme.rgb(_fill_name(data, h, states))
-                    polyline(d, [a, z], fill, max(2.0, lay.radius * 0.05))
-                    dashed_line(d, a, z, theme.HEX_OUTLINE, max(1, round(lay.radius / 40)),
-                                lay.radius * 0.08, lay.radius * 0.08)
-
-
-def _fill_name(data: TitleData, h: Hex, states: dict[str, HexState]) -> str:
-    st = states.get(h.name)
-    if st is not None and st.tile and st.tile in data.tiles:
-        return data.tiles[st.tile].color
-    return h.color
-
-
-def _coordinates(d: ImageDraw.ImageDraw, lay: HexLayout, hexes: list[Hex], margin: int) -> None:
-    xs = sorted({h.x for h in hexes})
-    ys = sorted({h.y for h in hexes})
-    x0, y0, x1, y1 = lay.bounds((h.x, h.y) for h in hexes)
-    # the margin follows the image width, so a close-up's large hexes must not push them out
-    f = font(max(10, min(round(lay.radius * 0.26), round(margin * 0.8))), bold=True)
-    gap = min(lay.radius * 0.3, margin * 0.5)
-    for x in xs:
-        px = lay.center(x, 0)[0]
-        label = str(x + 1)
-        text(d, (px, y0 - gap), label, f, theme.COORD_INK, role="coordinate")
-        text(d, (px, y1 + gap), label, f, theme.COORD_INK, role="coordinate")
-    for y in ys:
-        py = lay.center(0, y)[1]
-        label = _letters(y)
-        text(d, (x0 - gap, py), label, f, theme.COORD_INK, role="coordinate")
-        text(d, (x1 + gap, py), label, f, theme.COORD_INK, role="coordinate")

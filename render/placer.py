@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
+from itertools import repeat
 
 from PIL import Image, ImageDraw
 
@@ -53,8 +54,10 @@ class Placer:
         x0, y0, x1, y1 = math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1
         if x0 < 0 or y0 < 0 or x1 > self.w or y1 > self.h:
             return 1 << 30
-        buf, w, n = self.buf, self.w, x1 - x0
-        return sum(n - buf.count(0, y * w + x0, y * w + x1) for y in range(y0, y1))
+        w, n = self.w, x1 - x0
+        starts = range(y0 * w + x0, y1 * w + x0, w)  # each row's slice of the box
+        ends = range(starts.start + n, starts.stop + n, w)
+        return n * len(starts) - sum(map(self.buf.count, repeat(0, len(starts)), starts, ends))
 
     def covers(self, b: Box) -> bool:
         """Whether b covers a recorded disc or box (city, token, bubble, label...)."""

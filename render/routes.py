@@ -12,7 +12,7 @@ from PIL import ImageDraw
 
 from engine.view import GameView
 from render.fonts import font
-from render.map import FOCUS_WIDTH, focus_hexes, map_layout, render_map_image
+from render.map import map_geometry, render_map_image
 
 ROUTE_COLORS = ((230, 25, 75), (0, 130, 200), (60, 180, 75), (245, 130, 48), (145, 30, 180),
                 (70, 240, 240))
@@ -30,8 +30,7 @@ def render_routes(view: GameView, routes: Sequence[dict[str, Any]],
     `labels`: one per route (e.g. "2+ $90")."""
     hexes = [h for r in routes for chain in route_hexes(r) for h in chain if h in view.data.hexes]
     img = render_map_image(view, focus=hexes, rings=1, highlight_last=False)
-    shown = focus_hexes(view.data, hexes, 1)
-    geo = map_layout(view.data, FOCUS_WIDTH, shown)
+    geo = map_geometry(view, focus=hexes, rings=1, highlight_last=False)
     d = ImageDraw.Draw(img)
     width = max(6, round(geo.layout.radius / 7))
     for i, r in enumerate(routes):

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs._base import run
+from bot.cogs._base import legal_choices, run
 
 
 class Info(commands.Cog):
@@ -16,9 +16,19 @@ class Info(commands.Cog):
     async def status(self, interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "status")
 
-    @app_commands.command(name="map", description="Show the map")
-    async def map(self, interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "map")
+    @app_commands.command(
+        name="map",
+        description="Show the map, one region of it, or the hexes around a hex (legible on a phone)",
+    )
+    @app_commands.describe(
+        region="a region of the map, e.g. A1-D8 (type to see them)",
+        hex="a hex, e.g. E12: the close-up around it",
+    )
+    @app_commands.autocomplete(region=legal_choices("map", "region"),
+                               hex=legal_choices("map", "hex"))
+    async def map(self, interaction: discord.Interaction[Any], region: str | None = None,
+                  hex: str | None = None) -> None:
+        await run(interaction, "map", region=region, hex=hex)
 
     @app_commands.command(name="market", description="Show the stock market")
     async def market(self, interaction: discord.Interaction[Any]) -> None:

@@ -58,7 +58,7 @@ def legal_text(legal: Legal | None) -> list[str]:
 
 
 def _autocompleted() -> list[str]:
-    from bot.commands import MOVES
+    from bot.specs import MOVES
 
     return list(dict.fromkeys(p.name for s in MOVES for p in s.params if p.autocomplete))
 

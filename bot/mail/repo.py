@@ -84,7 +84,7 @@ class MailRepo:
         await self._write("UPDATE mail_seats SET thread_root = COALESCE(thread_root, ?)"
                           " WHERE game_id = ? AND user_id = ?", (message_id, game_id, user_id))
 
-    async def set_last_stamp(self, game_id: int, user_id: int, stamp: int) -> None:
+    async def set_last_stamp(self, game_id: int, user_id: int, stamp: int | None) -> None:
         await self._write("UPDATE mail_seats SET last_stamp = ? WHERE game_id = ? AND user_id = ?",
                           (stamp, game_id, user_id))
 

@@ -16,12 +16,14 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
+from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from bot.commands import MOVES, SPECS, Commands, Ctx
+from bot.commands import Commands, Ctx
 from bot.config import Config
 from bot.core import Turn
 from bot.mail import compose
@@ -34,7 +36,9 @@ from bot.mail.tokens import Signer, Token, new_nonce
 from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
+from bot.specs import MOVES, SPECS
 from bot.store import GameRecord
+from bot.store.longgames import TurnState
 from bot.turns import Outgoing
 from engine.view import GameView
 
@@ -55,6 +59,16 @@ async def start_mail(config: Config, service: Service) -> MailDesk | None:
     return desk
 
 
+# a turn mail the server did not take for now is tried again after these delays (seconds)
+RETRY_AFTER = (60.0, 600.0, 3600.0, 6 * 3600.0)
+
+
+def permanent_failure(error: str) -> bool:
+    """An SMTP refusal with a 5xx code (no such user, ...): trying again would not help. A 4xx
+    reply, a connection or TLS failure may pass."""
+    return re.search(r"\(5\d\d,|^SMTP\w+: 5\d\d\b|\b5\.\d\.\d\b", error) is not None
+
+
 class MailDesk:
     def __init__(self, service: Service, settings: MailSettings) -> None:
         self.service = service
@@ -66,12 +80,16 @@ class MailDesk:
         self._queue: asyncio.Queue[int] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._busy: set[tuple[int, int]] = set()  # seats whose mail is being answered
+        self._tries: dict[tuple[int, int, int], int] = {}  # (game, user, position): retries
+        self._retries: set[asyncio.Task[None]] = set()
+        self._waiting: set[tuple[int, int, int]] = set()  # retries due later
         self.server: asyncio.Server | None = None
 
     # -- life -------------------------------------------------------------------------------
 
     async def start(self, listen: bool = True) -> None:
         self.service.turn_listeners.append(self._on_turn)
+        self.service.mail_reminder = self.remind
         self._worker = asyncio.create_task(self._work(), name="rail: mail")
         if listen:
             self.server = await start_listener(self, self.settings.listen_host,
@@ -85,9 +103,13 @@ class MailDesk:
     async def stop(self) -> None:
         if self._on_turn in self.service.turn_listeners:
             self.service.turn_listeners.remove(self._on_turn)
+        if self.service.mail_reminder == self.remind:
+            self.service.mail_reminder = None
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+        for task in list(self._retries):
+            task.cancel()
         if self._worker is not None:
             self._worker.cancel()
             with contextlib.suppress(BaseException):
@@ -131,9 +153,57 @@ class MailDesk:
             if seat.last_stamp == stamp:
                 continue
             await self.repo.set_last_stamp(game_id, seat.user_id, stamp)
-            await self._send(seat, "turn", stamp, subject, text, files,
-                             reply_to=self.signer.move_address(game_id, seat.user_id, stamp,
-                                                               seat.nonce))
+            msg = self.mailer.new_message(
+                seat.address, subject, text, references=seat.thread_root,
+                reply_to=self.signer.move_address(game_id, seat.user_id, stamp, seat.nonce))
+            for name, data in files:
+                msg.add_attachment(data, maintype="image", subtype="png", filename=name)
+            _id, error = await self._deliver(msg, game_id, seat.user_id, stamp, "turn",
+                                             seat.address)
+            if error is not None and not permanent_failure(error):
+                # not taken for now (a busy or unreachable server): tried again later
+                await self.repo.set_last_stamp(game_id, seat.user_id, seat.last_stamp)
+                self._retry_later(game_id, seat.user_id, stamp)
+
+    def _retry_later(self, game_id: int, user_id: int, stamp: int) -> None:
+        """Queue the game's turn mails again after the next delay of RETRY_AFTER (at most that
+        many tries for one position; the service's clock, so tests run at once)."""
+        key = (game_id, user_id, stamp)
+        if key in self._waiting:  # a retry of this mail is due already
+            return
+        tries = self._tries.get(key, 0)
+        if tries >= len(RETRY_AFTER):
+            log.warning("game %s: gave up mailing user %s after %d tries", game_id, user_id,
+                        tries + 1)
+            return
+        self._tries[key] = tries + 1
+
+        async def later() -> None:
+            self._waiting.add(key)
+            try:
+                await self.service.clock.sleep(RETRY_AFTER[tries])
+            finally:
+                self._waiting.discard(key)
+            self._queue.put_nowait(game_id)
+
+        task = asyncio.get_running_loop().create_task(later(), name="rail: mail retry")
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
+
+    async def remind(self, record: GameRecord, user_id: int, state: TurnState) -> None:
+        """A reminder to an e-mail player (the reminder loop claimed it): the turn mail again,
+        under a reminder's subject, answerable as the turn mail is."""
+        seat = await self.repo.seat(record.id, user_id)
+        if seat is None:
+            return
+        turn = await self.turn_section(record, seat)
+        if turn is None:
+            return
+        stamp, subject, text, files = turn
+        since = datetime.fromtimestamp(state.last_move, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        await self._send(seat, "reminder", stamp, f"Reminder: {subject}",
+                         f"A reminder: the game waits for you since {since}.\n\n{text}", files,
+                         reply_to=self.signer.move_address(record.id, user_id, stamp, seat.nonce))
 
     async def turn_section(self, record: GameRecord, seat: MailSeat
                            ) -> tuple[int, str, str, list[tuple[str, bytes]]] | None:

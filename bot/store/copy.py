@@ -38,10 +38,11 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("mail_invites", "id"),
     ("mail_seen", "message_id"),
     ("mail_sent", "message_id"),
+    ("asked", "id"),
 )
 # tables whose `id` counter must continue after the copied ids
 COUNTED = ("games", "undo_requests", "reminders", "seat_changes", "seat_votes", "mail_users",
-           "mail_invites")
+           "mail_invites", "asked")
 
 
 async def _columns(store: Store, table: str) -> list[str]:

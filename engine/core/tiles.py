@@ -30,6 +30,31 @@ def _path_keys(geo: Geometry, rotation: int) -> set[frozenset[tuple[str, int]]]:
     return keys
 
 
+def _look(geo: Geometry, rotation: int) -> frozenset[object]:
+    """What a tile laid in `rotation` looks like: its track by edge and node (with the node's
+    index, so that tokens keep their place), lanes, and where off-centre towns sit."""
+    track = frozenset(frozenset(((p.rotated(rotation).a, p.a_lane), (p.rotated(rotation).b,
+                                                                       p.b_lane)))
+                      for p in geo.paths)
+    locs = frozenset((n.kind, n.index, (n.loc + rotation) % 6)
+                     for n in geo.nodes() if n.loc is not None)
+    return frozenset((track, locs))
+
+
+def distinct_rotations(geo: Geometry, rotations: list[int]) -> list[int]:
+    """The first of each group of `rotations` that lay the same track (a symmetric tile: the
+    straight's 0 and 3): what a player needs to choose from. Every rotation of `rotations`
+    stays a legal lay."""
+    seen: set[frozenset[object]] = set()
+    out = []
+    for r in rotations:
+        look = _look(geo, r)
+        if look not in seen:
+            seen.add(look)
+            out.append(r)
+    return out
+
+
 def preserves_track(old: Geometry, old_rot: int, new: Geometry, new_rot: int) -> bool:
     """Every old path (by edge numbers and node kinds) is still present after the upgrade."""
     return _path_keys(old, old_rot) <= _path_keys(new, new_rot)

@@ -43,6 +43,9 @@ class StockRound(Round):
         self.last_actor: int | None = None
         self.sold_this_round: dict[str, set[str]] = {p.id: set() for p in st.players}
         self.turn_state = Turn()
+        # players passed over for having nothing to do, since the last action began (the
+        # story tells them: engine/events.py)
+        self.skipped: list[str] = []
         game.title.on_stock_round_start(game, self)
         self._settle()
 
@@ -214,6 +217,7 @@ class StockRound(Round):
 
     # ------------------------------------------------------------ processing
     def process(self, action: Any) -> None:
+        self.skipped = []
         pid = str(action.entity)
         if not any(p.id == pid for p in self.game.state.players):
             raise EngineError(
@@ -280,6 +284,7 @@ class StockRound(Round):
         """Skip players who can do nothing (each counts as a pass)."""
         guard = 0
         while not self.finished and not self.kinds():
+            self.skipped.append(self.player_id())
             self.passes += 1
             guard += 1
             if self.passes >= self._active_count() or guard > 4 * len(self.game.state.players):

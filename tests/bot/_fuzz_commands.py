@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.commands import SPECS, Ctx
+from bot.commands import Ctx
 from bot.local import LocalSession
 from bot.service import RealEngine, RealRenderer, Service, Who
+from bot.specs import SPECS
 from bot.store import Store
 
 WORDS = ["GMO", "IC", "Fr", "WRA", "M&O", "AGS", "BS", "MC", "M&M", "2+-0", "2+-1", "58-0",

@@ -31,11 +31,14 @@ class Recorder:
 
     mails: list[tuple[str, list[str], EmailMessage]] = field(default_factory=list)
     refuse: set[str] = field(default_factory=set)
+    defer: set[str] = field(default_factory=set)  # answered "try again later" (4xx)
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, options: list[str]) -> str:
         if address.lower() in self.refuse:
             return "550 5.1.1 No such user"
+        if address.lower() in self.defer:
+            return "450 4.2.0 Mailbox busy, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

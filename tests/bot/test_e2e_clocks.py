@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from bot.clock import HOUR
+from bot.service import RealEngine, RealRenderer
 from tests.bot.conftest import DRAFT, STOCK_ROUND, Env, play
 from tests.bot.test_e2e_reminders import advance
 
@@ -105,3 +109,36 @@ async def test_followers_get_a_message_when_the_turn_passes(env: Env) -> None:
     bob = env.fake.dms[env.bob.id]
     assert [m.content for m in env.fake.sent if m.channel_id == bob] == [
         f"18MS game #1 (<#{thread}>) is over."]
+
+
+class ClockCardRenderer:
+    """The real renderer, noting the clocks each card was drawn with."""
+
+    def __init__(self) -> None:
+        self.real = RealRenderer()
+        self.cards: list[dict[str, float]] = []
+
+    def render(self, kind: str, view: Any, clocks: dict[str, float] | None = None) -> bytes | None:
+        if kind == "card":
+            self.cards.append(dict(clocks or {}))
+        return self.real.render(kind, view, clocks)
+
+
+async def test_the_card_after_a_move_shows_the_clocks(tmp_path: Path) -> None:
+    """The phone card posted when the turn passes is drawn with every seated player's time on
+    turns (a real PNG, edited into the reply)."""
+    renderer = ClockCardRenderer()
+    env = Env(tmp_path, RealEngine(), renderer, tmp_path / "bot.sqlite3")
+    await env.start()
+    try:
+        thread = await env.new_game(env.alice, env.bob, env.cy)
+        await advance(env, 2 * HOUR)
+        sent = (await play(env, thread, [DRAFT[0]]))[0]  # Cy bids after 2 h
+        await env.service.images.idle()
+        await env.settle()
+        assert any(n == "card.png" and f.startswith(b"\x89PNG") for n, f in sent.files)
+        players = {p.user_id: p.engine_id for p in (await env.service.store.game(1)).players}
+        assert renderer.cards[-1] == {players[env.cy.id]: 2 * HOUR, players[env.bob.id]: 0.0,
+                                      players[env.alice.id]: 0.0}
+    finally:
+        await env.stop()

@@ -150,3 +150,26 @@ async def test_a_game_stored_before_turns_were_recorded_gets_reminders(env: Env)
     await advance(env, 12 * HOUR)
     (sent,) = reminders(env, thread)
     assert sent.content.startswith(f"<@{env.bob.id}>, reminder")
+
+
+async def test_turn_passing_in_quiet_hours_names_without_a_ping(env: Env) -> None:
+    """The turn passes to Bob at 22:26 in Paris, inside his quiet hours (22-8): the reply names
+    him but does not ping him; his first reminder, at 08:00 Paris, is the ping."""
+    thread = await env.new_game(env.alice, env.bob, env.cy)  # the draft starts with Cy
+    sent = await env.cmd(env.bob, thread, "settings", timezone="Europe/Paris", quiet="22-8")
+    assert sent.ephemeral and "quiet 22:00-08:00" in sent.content
+    reply = await env.cmd(env.cy, thread, *DRAFT[0][1:2], **DRAFT[0][2])
+    assert not reply.ephemeral and f"<@{env.bob.id}>" in reply.content
+    assert "Bob is in quiet hours: pinged when they end" in reply.content
+    assert env.bob.id not in [int(u) for u in reply.mentions["users"]]
+    quiet_end = datetime(2026, 5, 29, 6, 0, tzinfo=UTC).timestamp()  # 08:00 in Paris
+    await advance(env, quiet_end - 1 - env.clock.now())
+    assert reminders(env, thread) == []
+    await advance(env, 1)
+    (ping,) = reminders(env, thread)
+    assert ping.content.startswith(f"<@{env.bob.id}>, reminder:")
+    assert [int(u) for u in ping.mentions["users"]] == [env.bob.id]
+    # outside quiet hours the turn passing pings at once, as before
+    reply = await env.cmd(env.bob, thread, *DRAFT[1][1:2], **DRAFT[1][2])
+    assert "quiet hours" not in reply.content
+    assert [int(u) for u in reply.mentions["users"]] == [user_of(env, DRAFT[2][0]).id]

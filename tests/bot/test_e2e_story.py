@@ -218,6 +218,8 @@ async def test_a_train_from_another_players_corporation_asks_its_president(env: 
     assert len(await env.service.store.actions(1)) == moves  # nothing bought yet
     buttons = [c["custom_id"] for row in sent.payload["components"] for c in row["components"]]
     yes = next(b for b in buttons if b.startswith("sale:yes:"))
+    # the request is stored: a restart of the bot before the answer loses nothing
+    await env.restart()
     # only the seller's president may answer
     answer = await env.fake.click(users[buyer], sent, yes)
     assert answer.ephemeral and "Only the selling corporation's president" in answer.content
@@ -242,7 +244,12 @@ async def test_lay_without_a_rotation_shows_the_rotations_that_fit(env: Env) -> 
     moves = len(await env.service.store.actions(1))
     live = await env.service._live(1)
     fits = dict(live.game.legal().tiles)["H6"]
-    copy, rotations = fits[0]
+    copy, offered = fits[0]
+    # the rotations shown: one of each group laying the same track (all stay legal)
+    from engine.core.tiles import distinct_rotations
+
+    rotations = distinct_rotations(live.game.title.data.tiles[copy.rsplit("-", 1)[0]].geometry,
+                                   list(offered))
     assert len(rotations) > 1, fits
     sent = await env.cmd(env.alice, thread, "lay", hex="Mobile", tile=copy.rsplit("-", 1)[0])
     assert sent.ephemeral and sent.content.startswith(

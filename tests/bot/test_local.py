@@ -84,3 +84,32 @@ async def test_run_local_reads_the_terminal(tmp_path: Path) -> None:
     stdout = io.StringIO()
     assert await run_local(config, stdin, stdout) == 0
     assert "No games are open" in stdout.getvalue()
+
+
+async def test_local_mode_shows_reminders_when_due(tmp_path: Path) -> None:
+    """The terminal mode writes out reminders as they fall due (fake clock), once each."""
+    from bot.clock import HOUR, FakeClock
+
+    store = await Store.open(tmp_path / "local.sqlite3")
+    clock = FakeClock()
+    service = Service(store, engine=RealEngine(), renderer=RealRenderer(), render_images=False,
+                      clock=clock)
+    s = LocalSession(service, tmp_path / "img")
+    shown: list[str] = []
+    s.start_notices(shown.append)
+    try:
+        await s.handle("alice: create 18MS")
+        await s.handle("bob: join")
+        await s.handle("cy: join")
+        await s.handle("alice: start alice bob cy")  # the draft starts with cy
+        clock.advance(12 * HOUR - 60)
+        await service.notices_idle()
+        assert shown == []
+        clock.advance(60)
+        await service.notices_idle()
+        assert len(shown) == 1 and shown[0].startswith("[notice] @cy, reminder: 18MS game #1")
+        await service.notices_idle()
+        assert len(shown) == 1
+    finally:
+        await service.stop_notices()
+        await store.close()

@@ -6,6 +6,7 @@ late mail is refused; a refused delivery does not stop the game."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import smtplib
 from collections.abc import AsyncIterator
@@ -163,6 +164,34 @@ async def test_refused_delivery_and_bounce_do_not_stop_the_game(menv: MailEnv) -
     await menv.mail.notify(gid)  # nothing new: his position's mail was already tried once
     record = await menv.service.game_record(gid)
     assert record.status == "active" and len(await menv.service.store.actions(gid)) == 1
+
+
+async def test_a_turn_mail_not_taken_for_now_is_tried_again(menv: MailEnv) -> None:
+    """Bob's server answers 450 (busy): the turn mail is tried again after a minute, then
+    after ten, and he gets it once his server takes it; a 550 (above) is not tried again."""
+    from bot.mail.transport import RETRY_AFTER
+
+    gid = await opened(menv)
+    menv.recorder.defer.add(BOB)
+    await move(menv, "C", "bid M&O 70")  # Bob is up
+    await menv.mail.settle()
+    assert not [m for m in menv.recorder.to(BOB) if "waiting for Bob" in str(m["Subject"])]
+    failures = await menv.mail.repo.failures(gid)
+    assert failures and all("450" in f[2] for f in failures)
+    # still busy at the first retry: tried once more
+    menv.clock.advance(RETRY_AFTER[0])
+    await asyncio.sleep(0.05)
+    await menv.mail.settle()
+    assert len(await menv.mail.repo.failures(gid)) == len(failures) + 1
+    menv.recorder.defer.clear()
+    menv.clock.advance(RETRY_AFTER[1])
+    await asyncio.sleep(0.05)
+    await menv.mail.settle()
+    turns = [m for m in menv.recorder.to(BOB) if "waiting for Bob" in str(m["Subject"])]
+    assert len(turns) == 1
+    # and he can answer it
+    await menv.send(MailEnv.answer(turns[0], BOB, ["bid MC 60"]))
+    assert len(await menv.service.store.actions(gid)) == 2
 
 
 async def test_turn_mail_attaches_map_and_market(tmp_path: Path) -> None:

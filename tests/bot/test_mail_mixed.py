@@ -40,6 +40,9 @@ async def test_mixed_discord_and_mail_game(env: Env, tmp_path: Path) -> None:
         seating = f"<@{env.alice.id}> <@{env.bob.id}> Cy"  # Cy has no mention: named
         sent = await env.cmd(env.alice, thread, "start", seating=seating)
         assert "starts" in sent.content, sent.content
+        # Cy is up first: named in the thread, no Discord mention for an e-mail player
+        assert "**Cy** (by e-mail) to act" in sent.content and "<@3" not in sent.content
+        assert sent.mentions["users"] == []
         await menv.mail.settle()
         # Cy is up first (the draft goes in reverse order) and answers by mail
         turn = menv.recorder.last(CY)
@@ -140,5 +143,41 @@ async def test_recorded_game_by_mail(tmp_path: Path, stop: str | None) -> None:
             assert result == {str(k): v for k, v in data["result"].items()}
             over = text_of(menv.recorder.last(address[org]))
             assert "Game over" in over, over
+    finally:
+        await menv.stop()
+
+
+async def test_an_email_player_is_reminded_by_mail(env: Env, tmp_path: Path) -> None:
+    """Cy, seated by mail, is up first and does not answer: 12 hours later the reminder is a
+    mail (answerable like the turn mail), not a Discord post with a mention nobody can get."""
+    from bot.clock import HOUR
+    from tests.bot.test_e2e_reminders import advance
+
+    menv = MailEnv(tmp_path, service=env.service)
+    await menv.start()
+    try:
+        await env.cmd(env.alice, env.fake.main_channel, "create", title="18MS")
+        thread = max(c for c, d in env.fake.channels.items() if d["type"] == 11)
+        await env.cmd(env.bob, thread, "join")
+        from bot.core import Who
+
+        await menv.mail.invite(Who(env.alice.id, env.alice.name), 1, CY, "Cy")
+        await menv.send(MailEnv.answer(menv.recorder.last(CY), CY, ["I'm in"]))
+        sent = await env.cmd(env.alice, thread, "start",
+                             seating=f"<@{env.alice.id}> <@{env.bob.id}> Cy")
+        assert "starts" in sent.content, sent.content
+        await menv.mail.settle()
+        mails = len(menv.recorder.to(CY))
+        await advance(env, 12 * HOUR)
+        await menv.mail.settle()
+        reminder = menv.recorder.last(CY)
+        assert len(menv.recorder.to(CY)) == mails + 1
+        assert str(reminder["Subject"]).startswith("Reminder: 18MS game #1: waiting for Cy")
+        assert "A reminder: the game waits for you since" in text_of(reminder)
+        assert not [m for m in env.fake.sent if "<@3" in m.content]
+        # the reminder answers like a turn mail
+        await menv.send(MailEnv.answer(reminder, CY, ["bid M&O 70"]))
+        types = [r.action["type"] for r in await env.service.store.actions(1)]
+        assert types == ["bid"]
     finally:
         await menv.stop()

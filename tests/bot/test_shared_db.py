@@ -83,7 +83,11 @@ async def test_migrations_from_two_processes_starting_together(pg_url: str) -> N
     a, b = await asyncio.gather(Store.open(pg_url), Store.open(pg_url))
     try:
         rows = await a.db.fetch("SELECT version FROM schema_version ORDER BY version")
-        assert [int(r[0]) for r in rows] == [1, 2, 3, 4, 5]
+        # every migration applied once, though both processes started them
+        from bot.store.repo import _migrations
+
+        assert [int(r[0]) for r in rows] == [v for v, _name, _sql in _migrations()]
+        assert len(rows) >= 6
     finally:
         await a.close()
         await b.close()

@@ -30,10 +30,10 @@ class GatedRenderer:
         self.gate = threading.Event()
         self.calls: list[str] = []
 
-    def render(self, kind: str, view: Any) -> bytes | None:
+    def render(self, kind: str, view: Any, clocks: Any = None) -> bytes | None:
         self.calls.append(kind)
         assert self.gate.wait(30), "the test never opened the gate"
-        return self.real.render(kind, view)
+        return self.real.render(kind, view, clocks)
 
 
 class CountingRenderer:
@@ -41,7 +41,7 @@ class CountingRenderer:
         self.calls: list[tuple[str, Any]] = []
         self.gate = gate
 
-    def render(self, kind: str, view: Any) -> bytes | None:
+    def render(self, kind: str, view: Any, clocks: Any = None) -> bytes | None:
         if self.gate is not None:
             assert self.gate.wait(30)
         self.calls.append((kind, view))

@@ -246,11 +246,12 @@ def test_1870_protection_takes_the_recorded_bundle_whatever_is_named() -> None:
     """As on the site, the protection moves the certificates of the queued sale (in their
     order), not those the action names nor the first of the market's list."""
     from engine.titles.t1870 import protection
+    from engine.titles.t1870.state import Sale
 
     g, corp, _ = game_with("1870", "MKT")
     give(corp, "P1", "MKT_0")
     give(corp, MARKET, "MKT_2", "MKT_7", "MKT_5")
-    sale = {"corp": "MKT", "pct": 20, "president": "P1", "seller": "P2", "certs": ["MKT_5", "MKT_7"]}
+    sale = Sale(corp="MKT", pct=20, president="P1", seller="P2", certs=["MKT_5", "MKT_7"])
     protection.protect(g, sale, "P1", ["MKT_2"])
     assert holders(g, "MKT")["P1"] == ["MKT_0", "MKT_5", "MKT_7"]
     assert holders(g, "MKT")[MARKET] == ["MKT_2"]

@@ -180,3 +180,23 @@ def test_card_png() -> None:
     png = render_card(make_view("1870"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert Image.open(io.BytesIO(png)).width == CARD_WIDTH
+
+
+def test_card_shows_the_players_clocks() -> None:
+    """With the players' clocks the card has a Clock column; it still fits and stays legible
+    on the crowded six-player card (a seat with no clock shows a dash)."""
+    from render.card import clock_text
+
+    assert [clock_text(s) for s in (59, 45 * 60, 3 * 3600 + 5 * 60, 2 * 86400 + 4 * 3600)] == [
+        "0m", "45m", "3h 05m", "2d 4h"]
+    view = _crowded_1870()
+    clocks = {p.id: 3600.0 * (i + 1) * 7 for i, p in enumerate(view.players[:5])}
+    _assert_nothing_overflows(view, clocks=clocks)
+    img, marks = _draw(view, clocks=clocks)
+    scale = PREVIEW / img.width
+    for m in marks:
+        assert m.digit_height * scale >= MIN_CARD_TEXT, m
+    shown = [m.text for m in marks]
+    assert "Clock" in shown and "7h 00m" in shown and "1d 11h" in shown and "—" in shown
+    _img, plain = _draw(view)
+    assert "Clock" not in [m.text for m in plain]

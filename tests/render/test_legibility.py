@@ -33,6 +33,7 @@ from render.hexplace import place_nodes, slot_centers, slot_radius
 from render.map import (
     PHONE_PREVIEW_WIDTH,
     focus_hexes,
+    map_geometry,
     map_layout,
     map_regions,
     render_map_image,
@@ -116,11 +117,13 @@ def box_share(img: Image.Image, box: tuple[float, float, float, float], color: t
     return near / max(1, total)
 
 
-def token_slots(view: GameView, size: int, hexes: Iterable[str] | None = None):  # type: ignore[no-untyped-def]
-    """(corporation, slot centre, slot radius) of every placed token on the rendered map."""
+def token_slots(view: GameView, size: int, hexes: Iterable[str] | None = None,  # type: ignore[no-untyped-def]
+                focus: Iterable[str] = ()):
+    """(corporation, slot centre, slot radius) of every placed token on the rendered map (of
+    the close-up around `focus`, whose hexes are `hexes`)."""
     data = view.data
     shown = list(hexes) if hexes is not None else None
-    lay = map_layout(data, size, shown).layout
+    lay = (map_geometry(view, size=size, focus=focus) if focus else map_layout(data, size)).layout
     out = []
     for name, st in view.hexes.items():
         if shown is not None and name not in shown:
@@ -165,10 +168,12 @@ def test_closeup_text_is_legible_at_the_phone_preview(title: str, name: str, fra
         assert m.digit_height * scale >= MIN_TOKEN, m
         # and the ink really is that tall in the image (the recorder's box is the drawn text)
         assert (m.box[3] - m.box[1]) * scale >= MIN_TOKEN - 1, m
-    small = [m for m in marks if m.role in ("tile", "hexname", "location")]
-    assert {m.role for m in small} >= {"tile", "hexname"}
+    small = [m for m in marks if m.role in ("tile", "hexname", "location", "legend")]
+    assert {m.role for m in small} >= {"tile", "hexname", "legend"}  # the close-up's legend
     for m in small:
         assert m.digit_height * scale >= MIN_SMALL, m
+    legend = {m.text for m in marks if m.role == "legend"}
+    assert {"station token", "tile number", "hex (for /lay)"} <= legend
 
 
 @pytest.mark.parametrize(("title", "name", "frac"), CASES)
@@ -182,12 +187,13 @@ def test_every_region_is_legible_at_the_phone_preview(title: str, name: str, fra
             img = render_map_image(view, focus=hexes, rings=0)
         scale = PREVIEW / img.width
         assert img.height * scale <= 450  # about square: the preview is not cut down by height
+        assert "hex (for /lay)" in {m.text for m in marks if m.role == "legend"}  # its legend
         for m in marks:
             if m.role == "revenue":
                 assert m.digit_height * scale >= MIN_NUMBER, m
             elif m.role in ("token", "reserved"):
                 assert m.digit_height * scale >= MIN_TOKEN - 0.5, m
-            elif m.role in ("tile", "hexname", "location"):
+            elif m.role in ("tile", "hexname", "location", "legend"):
                 assert m.digit_height * scale >= MIN_SMALL, m
 
 
@@ -209,7 +215,7 @@ def test_closeup_token_colours_survive_the_preview(title: str, name: str, frac: 
     img = render_map_image(view, focus=focus)
     small, scale = preview(img)
     colors = {c.id: theme.corp_rgb(c.color) for c in view.corporations}
-    slots = token_slots(view, img.width, focus_hexes(view.data, focus))
+    slots = token_slots(view, img.width, focus_hexes(view.data, focus), focus)
     assert slots
     for corp, p, s in slots:
         share = colour_share(small, (p[0] * scale, p[1] * scale), s * scale * 0.8, colors[corp])

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not GAME.is_file(), reason=f"{GAME} is absent (.
 
 def test_each_route_in_its_colour_on_its_hexes() -> None:
     from engine.io.export18xx import import_game
-    from render.map import FOCUS_WIDTH, focus_hexes, map_layout
+    from render.map import map_geometry
     from render.routes import ROUTE_COLORS, render_routes, route_hexes
 
     data = json.loads(GAME.read_text())
@@ -27,7 +27,7 @@ def test_each_route_in_its_colour_on_its_hexes() -> None:
     img = Image.open(io.BytesIO(render_routes(view, routes, ["2+ $40", "2+ $70", "3+ $70"])))
     img = img.convert("RGB")
     hexes = [h for r in routes for chain in route_hexes(r) for h in chain]
-    geo = map_layout(view.data, FOCUS_WIDTH, focus_hexes(view.data, hexes, 1))
+    geo = map_geometry(view, focus=hexes, highlight_last=False)
     width = max(6, round(geo.layout.radius / 7))
     for i, route in enumerate(routes):
         shift = (i - (len(routes) - 1) / 2) * width * 0.9

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.view import MARKER_KINDS
-from render.map import _art, _corp_colors, _reached
+from render.map import corp_colors, hex_art, reached_destinations
 from tests.render.test_legibility import SHARED, view_of
 
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="shared fixtures not mounted")
@@ -20,10 +20,10 @@ def test_1870_destination_reached_and_rings_left_out() -> None:
         x: name for name, h in data.hexes.items() for n in h.geometry.cities for x in n.destination_of
     }
     assert reached <= set(rings)
-    skip = _reached(view)
-    colors = _corp_colors(view)
+    skip = reached_destinations(view)
+    colors = corp_colors(view)
     for corp, name in rings.items():
-        art = _art(view, data.hexes[name], view.hexes.get(name), colors, skip)
+        art = hex_art(view, data.hexes[name], view.hexes.get(name), colors, skip)
         assert (corp in art.destinations) == (corp not in skip), corp
 
 

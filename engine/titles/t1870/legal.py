@@ -11,7 +11,7 @@ from engine.state import MARKET
 from engine.titles.t1870 import protection
 from engine.titles.t1870.connection import CONNECTION_TIME_LIMIT_MS
 from engine.titles.t1870.connection_offer import connection_run
-from engine.titles.t1870.state import state1870
+from engine.titles.t1870.state import Sale, state1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -20,12 +20,12 @@ CLEARED = ("bids", "pars", "buy_shares", "sell_shares", "tiles", "token_cities",
            "companies", "dividends", "company_abilities")
 
 
-def protection_bundle(game: Game, sale: dict[str, Any]) -> list[str]:
+def protection_bundle(game: Game, sale: Sale) -> list[str]:
     """The market certificates that make up a queued sale (what a protection buys back)."""
-    corp = game.state.corporations[sale["corp"]]
+    corp = game.state.corporations[sale.corp]
     pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]
-    sold = list(sale.get("certs", []))
-    need, out = sale["pct"], []
+    sold = list(sale.certs)
+    need, out = sale.pct, []
     for c in [c for sid in sold for c in pool if c.id == sid] + [c for c in pool if c.id not in sold]:
         if c.percent <= need:
             out.append(c.id)
@@ -42,16 +42,16 @@ def _only(base: dict[str, Any], kinds: tuple[str, ...]) -> None:
 def _protection(game: Game, base: dict[str, Any], sold: set[str]) -> None:
     sale = protection.queue(game)[0]
     _only(base, base["kinds"])
-    pid = str(sale["president"])
+    pid = str(sale.president)
     if protection.protect_error(game, sale, sold) is None:
         base["choices"] = [{"entity": pid, "entity_type": "player", "type": "buy_shares",
-                            "shares": protection_bundle(game, sale), "percent": sale["pct"]}]
+                            "shares": protection_bundle(game, sale), "percent": sale.pct}]
 
 
 def _stock(game: Game, base: dict[str, Any]) -> None:
     rnd: Any = game.round
     if rnd.in_protection():
-        _protection(game, base, rnd._sold(str(protection.queue(game)[0]["president"])))
+        _protection(game, base, rnd._sold(str(protection.queue(game)[0].president)))
         return
     if not base["kinds"]:
         return
@@ -217,7 +217,7 @@ def assign_targets(game: Game, company: Any) -> list[str]:
     spec = next(c for c in t.data.companies if c["id"] == company.id)
     placed = state1870(game).assignments.get(company.id)
     if placed is not None:  # the open port may become the closed port on its own city
-        return [placed["hex"]] if not placed["closed"] else []
+        return [placed.hex] if not placed.closed else []
     return list(spec["ability"]["hexes"])
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.core import market as mk
 from engine.core.market import Cell
+from engine.titles.t1870.state import title1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -56,13 +57,13 @@ def move_right(game: Game, corp: Corporation) -> None:
         mk.move(game.state, corp, nxt)
     else:
         mk.move(game.state, corp, m.up(corp.cell))
-    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]
+    title1870(game).after_price_move(game, corp)
 
 
 def move_left(game: Game, corp: Corporation) -> None:
     assert corp.cell is not None
     mk.move(game.state, corp, left(game, corp.cell))
-    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]
+    title1870(game).after_price_move(game, corp)
 
 
 def drop_for_sale(game: Game, corp: Corporation, shares: int) -> None:
@@ -80,7 +81,7 @@ def drop_for_sale(game: Game, corp: Corporation, shares: int) -> None:
             carried = True
         else:
             mk.move(game.state, corp, down(game, corp.cell))
-    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]
+    title1870(game).after_price_move(game, corp)
 
 
 def drop_cell(game: Game, corp: Corporation, shares: int) -> Cell | None:
@@ -110,4 +111,4 @@ def sold_out_move(game: Game, corp: Corporation) -> None:
         mk.move(game.state, corp, m.up(corp.cell))
     elif m.exists((r + 1, c + 1)):
         mk.move(game.state, corp, (r + 1, c + 1))
-    game.title.after_price_move(game, corp)  # type: ignore[attr-defined]  # e.g. up into the $400 cell
+    title1870(game).after_price_move(game, corp)  # e.g. up into the $400 cell

@@ -14,6 +14,7 @@ from engine.state import Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870 import protection
 from engine.titles.t1870.rounds import end_manually
+from engine.titles.t1870.state import Sale
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -33,7 +34,7 @@ class OperatingRound1870(OperatingRound):
         self.unsorted: list[str] | None = None  # the order before the last connection re-sort
         super().__init__(game, round_num)
 
-    def queue(self) -> list[dict[str, Any]]:
+    def queue(self) -> list[Sale]:
         return protection.queue(self.game)
 
     def corp(self) -> Corporation:
@@ -54,7 +55,7 @@ class OperatingRound1870(OperatingRound):
         if self.conn_runs:
             return (self.conn_runs[0], "corporation")
         if self.in_protection():
-            return (str(self.queue()[0]["president"]), "player")
+            return (str(self.queue()[0].president), "player")
         return super().current()
 
     def kinds(self) -> list[str]:
@@ -230,9 +231,9 @@ class OperatingRound1870(OperatingRound):
         g = self.game
         sale = self.queue()[0]
         pid = str(action.entity)
-        if pid != sale["president"]:
-            raise EngineError(f"{g.player_name(str(sale['president']))} must first decide whether to "
-                              f"price-protect {sale['corp']}.", rule="protection.turn")
+        if pid != sale.president:
+            raise EngineError(f"{g.player_name(str(sale.president))} must first decide whether to "
+                              f"price-protect {sale.corp}.", rule="protection.turn")
         if action.type == "buy_shares":
             err = protection.protect_error(g, sale, set())
             if err:

@@ -20,7 +20,7 @@ from engine.titles.t1870.ids import (
     RIVER_COMPANY,
     RIVER_CORPS,
 )
-from engine.titles.t1870.state import corp1870, state1870
+from engine.titles.t1870.state import Assignment, corp1870, state1870
 
 if TYPE_CHECKING:
     from engine.flow.operating import OperatingRound
@@ -53,13 +53,13 @@ class PrivateRules(Title):
             total = 0
             hexes = {s[0] for s in stops}
             cattle = assigned.get(CATTLE)
-            if cattle and cattle["corp"] == corp_id and cattle["hex"] in hexes:
+            if cattle and cattle.corp == corp_id and cattle.hex in hexes:
                 total += 10
             port = assigned.get(PORT)
-            if port and port["hex"] in hexes:
-                if port["corp"] == corp_id:
+            if port and port.hex in hexes:
+                if port.corp == corp_id:
                     total += 20
-                elif not port["closed"]:
+                elif not port.closed:
                     total += 10
             if dest and len(stops) >= 2:
                 ends = [s for s in (stops[0], stops[-1]) if s[0] == dest]
@@ -69,9 +69,9 @@ class PrivateRules(Title):
 
         # an upper bound on one route's bonus lets the solver prune by revenue
         cattle_a, port_a = assigned.get(CATTLE), assigned.get(PORT)
-        bound = 10 if cattle_a and cattle_a["corp"] == corp.id else 0
+        bound = 10 if cattle_a and cattle_a.corp == corp.id else 0
         if port_a:
-            bound += 20 if port_a["corp"] == corp.id else (0 if port_a["closed"] else 10)
+            bound += 20 if port_a.corp == corp.id else (0 if port_a.closed else 10)
         if isinstance(dest, str):
             placed = st.tiles.get(dest)
             geo = data.tiles[placed.tile].geometry if placed else data.hexes[dest].geometry
@@ -149,23 +149,23 @@ class PrivateRules(Title):
         st.bank.cash += cost
 
     def assign(self, game: Game, corp: Corporation, company: Any, target: str) -> None:
-        assigned: dict[str, Any] = state1870(game).assignments
+        assigned: dict[str, Assignment] = state1870(game).assignments
         spec = next(c for c in self.data.companies if c["id"] == company.id)
         if target not in spec["ability"]["hexes"]:
             raise EngineError(f"{company.id}'s token may not go on {target}.", rule="company.assign_hex")
         if company.id == CATTLE:
             if CATTLE in assigned:
                 raise EngineError("The cattle token is already placed.", rule="company.used")
-            assigned[CATTLE] = {"hex": target, "corp": corp.id, "closed": False}
+            assigned[CATTLE] = Assignment(hex=target, corp=corp.id)
             return
         port = assigned.get(PORT)
         if port is None:
-            assigned[PORT] = {"hex": target, "corp": corp.id, "closed": False}
+            assigned[PORT] = Assignment(hex=target, corp=corp.id)
             return
-        if port["closed"] or port["hex"] != target:
+        if port.closed or port.hex != target:
             raise EngineError("The closed port may only replace the open port on its own city.",
                               rule="company.port")
-        port["closed"] = True
+        port.closed = True
         company.closed = True
 
     def tile_lays(self, game: Game, rnd: OperatingRound, corp: Corporation) -> list[dict[str, Any]]:

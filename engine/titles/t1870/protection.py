@@ -10,61 +10,61 @@ from engine.core import shares
 from engine.errors import EngineError
 from engine.state import MARKET
 from engine.titles.t1870 import market as zones
-from engine.titles.t1870.state import state1870
+from engine.titles.t1870.state import Sale, state1870, title1870
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 
-def queue(game: Game) -> list[dict[str, Any]]:
+def queue(game: Game) -> list[Sale]:
     return state1870(game).sell_queue
 
 
-def protect_error(game: Game, sale: dict[str, Any], sold_this_round: set[str]) -> str | None:
+def protect_error(game: Game, sale: Sale, sold_this_round: set[str]) -> str | None:
     """Why the president before the sale may not protect it (None = he may)."""
-    st, t = game.state, game.title
-    pid = sale["president"]
-    corp = st.corporations[sale["corp"]]
+    st, t = game.state, title1870(game)
+    pid = sale.president
+    corp = st.corporations[sale.corp]
     if pid is None:
         return f"{corp.id} had no president to protect the sale."
     if corp.closed:
         return f"{corp.id} has closed: there is no price to protect."
     if t.option("can_protect_if_sold"):  # never one's own sale (an emergency sale included)
-        if pid == sale["seller"]:
+        if pid == sale.seller:
             return f"You sold these {corp.id} shares yourself, so you may not price-protect them."
     elif corp.id in sold_this_round:
         return f"You sold {corp.id} this round, so you may not price-protect it."
-    price = t.share_price(corp) * sale["pct"] // 10
+    price = t.share_price(corp) * sale.pct // 10
     if st.player(pid).cash < price:
-        return f"Price protection of {sale['pct']}% of {corp.id} costs ${price}; you have ${st.player(pid).cash}."
+        return f"Price protection of {sale.pct}% of {corp.id} costs ${price}; you have ${st.player(pid).cash}."
     if not any(z in zones.NO_LIMIT for z in zones.zone(game, corp.cell)):
         # as the site: no share waiting in the queue is left out (the protected company's own
         # shares stay where they count, and so do those of any other company sold meanwhile)
-        t._count_as_protected = True  # type: ignore[attr-defined]
+        t._count_as_protected = True
         try:
-            n = t.cert_count(game, pid) + sale["pct"] // 10
+            n = t.cert_count(game, pid) + sale.pct // 10
         finally:
-            t._count_as_protected = False  # type: ignore[attr-defined]
+            t._count_as_protected = False
         if n > t.cert_limit(game):
             return (f"Price protection would take you over the certificate limit ({t.cert_limit(game)}); "
                     "you may not sell to make room.")
     return None
 
 
-def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) -> None:
+def protect(game: Game, sale: Sale, pid: str, share_ids: list[str]) -> None:
     st, t = game.state, game.title
-    corp = st.corporations[sale["corp"]]
+    corp = st.corporations[sale.corp]
     price = t.share_price(corp)
     # as on the site, the bundle sold comes back, in its order, whatever the action names (a
     # sale recorded without its certificates: those named, then the first of the market's list)
     pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]
-    named = list(sale.get("certs", [])) or [sid for sid in share_ids if sid != corp.id]
+    named = list(sale.certs) or [sid for sid in share_ids if sid != corp.id]
     wanted = [c for sid in named for c in pool if c.id == sid]
     rest = [c for c in pool if c not in wanted]
-    need = sale["pct"]
+    need = sale.pct
     previous = shares.president(corp)
     pres = next((c for c in corp.certs if c.president), None)
-    if (pres is not None and pres.id in sale.get("certs", []) and pres.owner not in (pid, MARKET)
+    if (pres is not None and pres.id in sale.certs and pres.owner not in (pid, MARKET)
             and pres.percent > need):
         # as on the site: the sale was part of the president's certificate, which has passed to
         # a new president; the protector takes it back from him and gives him ordinary shares
@@ -101,15 +101,15 @@ def protect(game: Game, sale: dict[str, Any], pid: str, share_ids: list[str]) ->
             shares.move(corp, c, pid)
             need -= c.percent
     if need:
-        raise EngineError(f"The {sale['pct']}% of {corp.id} sold is no longer in the market.",
+        raise EngineError(f"The {sale.pct}% of {corp.id} sold is no longer in the market.",
                           rule="protection.bundle")
-    cost = price * sale["pct"] // 10
+    cost = price * sale.pct // 10
     st.player(pid).cash -= cost
     st.bank.cash += cost
     shares.update_presidency(corp, [p.id for p in st.players], previous, t.presidency_swap_pick)
 
 
-def decline(game: Game, sale: dict[str, Any]) -> None:
-    corp = game.state.corporations[sale["corp"]]
+def decline(game: Game, sale: Sale) -> None:
+    corp = game.state.corporations[sale.corp]
     if corp.cell is not None and not corp.closed:
-        zones.drop_for_sale(game, corp, sale["pct"] // 10)
+        zones.drop_for_sale(game, corp, sale.pct // 10)

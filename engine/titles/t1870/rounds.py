@@ -12,7 +12,7 @@ from engine.flow.stock import StockRound, Turn, par_place
 from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870 import protection
-from engine.titles.t1870.state import state1870
+from engine.titles.t1870.state import Sale, state1870, title1870
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -58,7 +58,7 @@ class Auction1870(WaterfallAuction):
         g.state.companies[corp_id].closed = True
 
     def process(self, action: Any) -> None:
-        self.game.title.note_logged_checks(action)  # type: ignore[attr-defined]
+        title1870(self.game).note_logged_checks(action)
         if action.type == "end_game":
             end_manually(self.game)
             return
@@ -78,7 +78,7 @@ class StockRound1870(StockRound):
         self.redeemed: set[str] = set()
         super().__init__(game)
 
-    def queue(self) -> list[dict[str, Any]]:
+    def queue(self) -> list[Sale]:
         return protection.queue(self.game)
 
     def in_protection(self) -> bool:
@@ -86,7 +86,7 @@ class StockRound1870(StockRound):
 
     def current(self) -> tuple[str, str]:
         if self.in_protection():
-            return (str(self.queue()[0]["president"]), "player")
+            return (str(self.queue()[0].president), "player")
         return super().current()
 
     def kinds(self) -> list[str]:
@@ -233,16 +233,16 @@ class StockRound1870(StockRound):
 
     def _skip_unprotectable(self) -> None:
         q = self.queue()
-        while q and protection.protect_error(self.game, q[0], self._sold(str(q[0]["president"]))):
+        while q and protection.protect_error(self.game, q[0], self._sold(str(q[0].president))):
             protection.decline(self.game, q.pop(0))
 
     def _protection(self, action: Any) -> None:
         g = self.game
         sale = self.queue()[0]
         pid = str(action.entity)
-        if pid != sale["president"]:
-            raise EngineError(f"{g.player_name(str(sale['president']))} must first decide whether to "
-                              f"price-protect {sale['corp']}.", rule="protection.turn")
+        if pid != sale.president:
+            raise EngineError(f"{g.player_name(str(sale.president))} must first decide whether to "
+                              f"price-protect {sale.corp}.", rule="protection.turn")
         if action.type == "buy_shares":
             err = protection.protect_error(g, sale, self._sold(pid))
             if err:

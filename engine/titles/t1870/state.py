@@ -1,16 +1,18 @@
 """1870's own game state (State.title_state): share sales awaiting price protection, reissued
 corporations, the assigned private markers (cattle, port), the river company's cap, train
-acquisition order, the broken bank; and each corporation's destination (Corporation.title_state)."""
+acquisition order, the broken bank; and each corporation's destination (Corporation.title_state).
+The typed accessors: state1870(game), corp1870(corp) and title1870(game) (the title object)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.state import Corporation, CorpState, TitleState, title_state_as
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.titles.t1870.title import Title1870
 
 # the kinds (engine.view.MARKER_KINDS) of the markers of assigned companies; an unknown company
 # gives the kind "assigned"
@@ -18,11 +20,30 @@ _ASSIGNMENT_KIND = {"SCC": "cattle", "GSC": "port"}
 
 
 @dataclass(slots=True)
+class Sale:
+    """A share sale waiting for price protection."""
+
+    corp: str
+    pct: int
+    president: str | None  # the president just before the sale: he may protect it
+    seller: str | None
+    certs: list[str] = field(default_factory=list)  # the certificates sold, in order (bought back)
+
+
+@dataclass(slots=True)
+class Assignment:
+    """A private company's marker (cattle, port) on a hex, for a corporation."""
+
+    hex: str
+    corp: str
+    closed: bool = False  # the port's closed side (on the same city)
+
+
+@dataclass(slots=True)
 class State1870(TitleState):
-    # share sales awaiting price protection: [{corp, pct, certs, president, seller}]
-    sell_queue: list[dict[str, Any]] = field(default_factory=list)
+    sell_queue: list[Sale] = field(default_factory=list)  # share sales awaiting price protection
     reissued: list[str] = field(default_factory=list)  # corporations reissued (re-parred)
-    assignments: dict[str, dict[str, Any]] = field(default_factory=dict)  # company -> {"hex", "corp", "closed"}
+    assignments: dict[str, Assignment] = field(default_factory=dict)  # company -> its marker
     river_max: int = 40  # the most a corporation pays for the river company
     train_order: list[str] = field(default_factory=list)  # train ids in acquisition order
     ors_in_set: int = 1  # operating rounds in the current set
@@ -37,12 +58,12 @@ class State1870(TitleState):
     def hex_markers(self) -> dict[str, list[tuple[str, str]]]:
         out: dict[str, list[tuple[str, str]]] = {}
         for company, a in self.assignments.items():
-            if not isinstance(a, dict) or not a.get("hex"):
+            if not a.hex:
                 continue
             kind = _ASSIGNMENT_KIND.get(str(company), "assigned")
-            if kind == "port" and a.get("closed"):
+            if kind == "port" and a.closed:
                 kind = "port_closed"
-            out.setdefault(str(a["hex"]), []).append((kind, str(a.get("corp") or "")))
+            out.setdefault(a.hex, []).append((kind, a.corp or ""))
         return out
 
 
@@ -60,6 +81,16 @@ class Corp1870(CorpState):
 def state1870(game: Game) -> State1870:
     """The 1870 state of a game of 1870."""
     return title_state_as(game.state, State1870)
+
+
+def title1870(game: Game) -> Title1870:
+    """The title of a game of 1870, as its own class."""
+    from engine.titles.t1870.title import Title1870
+
+    t = game.title
+    if not isinstance(t, Title1870):
+        raise TypeError(f"not an 1870 title: {type(t).__name__}")
+    return t
 
 
 def corp1870(corp: Corporation) -> Corp1870:

@@ -24,7 +24,7 @@ from engine.titles.t1870.destinations import DestinationRules
 from engine.titles.t1870.emergency import EmergencySales1870
 from engine.titles.t1870.ids import CATTLE, PORT
 from engine.titles.t1870.privates import PrivateRules
-from engine.titles.t1870.state import Corp1870, State1870, corp1870, state1870
+from engine.titles.t1870.state import Corp1870, Sale, State1870, corp1870, state1870
 from engine.titles.t1870.trains import TrainRules1870, diesel_data
 
 if TYPE_CHECKING:
@@ -106,7 +106,10 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
                 return None
             state1870(game).ors_in_set = int(self.phase_data(game)["operating_rounds_per_set"])
             return self.operating_round(game, 1)
-        rnd: OperatingRound = finished  # type: ignore[assignment]
+        from engine.titles.t1870.operating_round import OperatingRound1870
+
+        rnd = finished
+        assert isinstance(rnd, OperatingRound1870)  # 1870's rounds: auction, stock, operating
         last = rnd.round_num >= int(state1870(game).ors_in_set)
         if last and state1870(game).bank_broken:
             st.end_reason = "bank"
@@ -168,8 +171,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         if getattr(self, "_count_as_protected", False):
             return True
         for sale in state1870(game).sell_queue:
-            if sale["corp"] == corp.id:
-                cell = zones.drop_cell(game, corp, sale["pct"] // 10)
+            if sale.corp == corp.id:
+                cell = zones.drop_cell(game, corp, sale.pct // 10)
                 if any(z in zones.NO_LIMIT for z in zones.zone(game, cell)):
                     return False
         return True
@@ -230,9 +233,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         if st.bank.cash < 0:
             state1870(game).bank_broken = True
         seller, pres = getattr(self, "_sale_context", (None, None))
-        state1870(game).sell_queue.append({
-            "corp": corp.id, "pct": pct, "president": pres, "seller": seller, "certs": list(bundle),
-        })
+        state1870(game).sell_queue.append(
+            Sale(corp=corp.id, pct=pct, president=pres, seller=seller, certs=list(bundle)))
 
     def end_of_stock_round(self, game: Game, rnd: Any) -> None:
         st = game.state
@@ -358,7 +360,10 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         self.pay_companies(game)
         order = self.operating_order(game)
         if order:  # the site checks at the start of the round's first turn
-            rnd.conn_runs.extend(self.connection_check(game, rnd, order[0]))  # type: ignore[attr-defined]
+            from engine.titles.t1870.operating_round import OperatingRound1870
+
+            assert isinstance(rnd, OperatingRound1870)
+            rnd.conn_runs.extend(self.connection_check(game, rnd, order[0]))
 
     def start_turn(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         super().start_turn(game, rnd, corp)
@@ -377,4 +382,4 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         if company.closed or company.id not in (CATTLE, PORT):
             return False
         placed = state1870(game).assignments.get(company.id)
-        return placed is None or (company.id == PORT and not placed["closed"])
+        return placed is None or (company.id == PORT and not placed.closed)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 
 class MsTrainRules(Title):
+    loan_fee = 50  # 11.8.4: the president borrows what is missing, plus $50
     """Train hooks of Title18MS."""
 
     MO_DISCOUNT = 100
@@ -54,8 +55,8 @@ class MsTrainRules(Title):
         pres = st.player(shares.president(corp) or "")
         if self._assisted(game, corp, train, price):
             assist = price - corp.cash
-            pres.cash -= assist + 50
-            st.bank.cash += 50
+            pres.cash -= assist + self.loan_fee
+            st.bank.cash += self.loan_fee
             corp.cash += assist
             return
         if not self.must_buy_train(game, rnd, corp):
@@ -82,10 +83,10 @@ class MsTrainRules(Title):
         if cheapest <= corp.cash + pres.cash:
             raise EngineError(f"{pres.name} may not borrow while a ${cheapest} train is affordable.",
                               rule="train.loan_affordable")
-        # the president pays all he has and borrows the rest, plus $50 interest
+        # the president pays all he has and borrows the rest, plus the loan's fee
         need = price - corp.cash
-        pres.cash -= need + 50
-        st.bank.cash += 50
+        pres.cash -= need + self.loan_fee
+        st.bank.cash += self.loan_fee
         corp.cash += need
 
     def _can_sell_anything(self, game: Game, rnd: OperatingRound, corp: Corporation, pid: str) -> bool:
@@ -152,7 +153,7 @@ class MsTrainRules(Title):
             # site checks only $1 to the treasury; below it the fee is gone from the money
             if price >= face:
                 return 1, price
-            have -= 50
+            have -= self.loan_fee
             low = have - int(last) + 1 if last else 1
         return max(1, low), min(face, have)
 
@@ -175,7 +176,7 @@ class MsTrainRules(Title):
         if corp.cash == 0:
             return (f"{corp.id} cannot buy that train for ${price} with the bank's loan: as on "
                     "18xx.games, the bank lends only to a company with money in its treasury.")
-        if price <= corp.cash and price - corp.cash + 50 <= 0:
+        if price <= corp.cash and price - corp.cash + self.loan_fee <= 0:
             return (f"{corp.id} cannot buy that train for ${price}: with its president in debt the site "
                     "takes a loan here, and a loan of $0 or less is refused.")
         return None
@@ -209,7 +210,7 @@ class MsTrainRules(Title):
             super().buy_train(game, rnd, corp, action, discount)
             return
         st, pres = game.state, game.state.player(pid)
-        owed = price - corp.cash + 50
+        owed = price - corp.cash + self.loan_fee
         super().buy_train(game, rnd, corp, action, discount)
         # the treasury left goes to the bank; the president borrows the rest plus $50
         st.bank.cash += corp.cash + owed
@@ -257,7 +258,7 @@ class MsTrainRules(Title):
         pres = shares.president(corp)
         return (bool(self.active_trains(game, corp)) and "+" not in train.name and corp.cash >= price // 2
                 and price > corp.cash and pres is not None
-                and game.state.player(pres).cash >= price - corp.cash + 50)
+                and game.state.player(pres).cash >= price - corp.cash + self.loan_fee)
 
     def after_emergency_sale(self, game: Game, rnd: OperatingRound, corp: Corporation) -> None:
         """Shares sold for a forced purchase re-sort the corporations yet to operate."""

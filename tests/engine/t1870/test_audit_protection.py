@@ -16,7 +16,7 @@ def test_room_counts_shares_of_another_company_waiting_in_the_queue() -> None:
     g = replay(FAILS, 918)  # 5607 sold SSW and FW; 3268 (SSW's president) holds 10% FW
     t = g.title
     ssw_sale, fw_sale = protection.queue(g)
-    assert ssw_sale["corp"] == "SSW" and fw_sale["corp"] == "FW"
+    assert ssw_sale.corp == "SSW" and fw_sale.corp == "FW"
     assert not t.counts_for_cert_limit(g, g.state.corporations["FW"])  # FW would drop to yellow
     spare = [c for corp in g.state.corporations.values() if corp.id not in ("SSW", "FW")
              and t.counts_for_cert_limit(g, corp) for c in corp.certs if c.owner == IPO and not c.president]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.game import Game
 from engine.legal import legal_moves
 from engine.titles.t1870 import protection
+from engine.titles.t1870.state import Sale
 from tests.engine.t1870._util import BANK, rejected, replay
 
 
@@ -30,7 +31,7 @@ def test_a_closed_corporations_certificates_cannot_be_sold() -> None:
 
 def test_no_price_protection_for_a_closed_corporation() -> None:
     g = _closed_mkt()
-    sale = {"corp": "MKT", "pct": 10, "president": "9263", "seller": "18843"}
+    sale = Sale(corp="MKT", pct=10, president="9263", seller="18843")
     err = protection.protect_error(g, sale, set())
     assert err is not None and "closed" in err
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.core import shares
 from engine.state import IPO
-from engine.titles.t1870.state import corp1870, state1870
+from engine.titles.t1870.state import Assignment, corp1870, state1870
 from tests.engine.t1870._util import BANK, BANKRUPT, SMALL, logged, rejected, replay
 
 
@@ -92,7 +92,7 @@ def test_port_tokens_open_then_closed() -> None:
         rules = t.route_rules(g, corp)
         return int(rules.route_bonus(t.board(g), corp.id, stops))
 
-    assert state1870(g).assignments["GSC"] == {"hex": "M20", "corp": "GMO", "closed": False}
+    assert state1870(g).assignments["GSC"] == Assignment(hex="M20", corp="GMO", closed=False)
     assert bonus(gmo) == 20 and bonus(mp) == 10
     err = rejected(g, {"type": "assign", "entity": "GSC", "entity_type": "company", "target": "N17"})
     assert err.rule == "company.port"

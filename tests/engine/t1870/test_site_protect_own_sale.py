@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.io.export18xx import import_game
 from engine.titles.t1870 import protection
+from engine.titles.t1870.state import Sale
 from tests.engine.t1870._util import BANK, fixture
 
 
@@ -19,9 +20,9 @@ def _game(options: list[str]) -> Any:
     return import_game(data, upto=281)
 
 
-def _own_sale(g: Any) -> dict[str, Any]:
+def _own_sale(g: Any) -> Sale:
     pid = next(p.id for p in g.state.players if p.cash >= 200)
-    return {"corp": "MP", "pct": 10, "president": pid, "seller": pid, "certs": []}
+    return Sale(corp="MP", pct=10, president=pid, seller=pid, certs=[])
 
 
 def test_seller_may_not_protect_his_own_sale_with_the_option() -> None:
@@ -33,7 +34,7 @@ def test_seller_may_not_protect_his_own_sale_with_the_option() -> None:
 def test_another_players_sale_may_be_protected_with_the_option() -> None:
     g = _game(["can_protect_if_sold"])
     sale = _own_sale(g)
-    sale["seller"] = next(p.id for p in g.state.players if p.id != sale["president"])
+    sale.seller = next(p.id for p in g.state.players if p.id != sale.president)
     assert protection.protect_error(g, sale, {"MP"}) is None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.core import shares
 from engine.state import MARKET
 from engine.titles.t1870 import protection
+from engine.titles.t1870.state import Sale
 from tests.engine.t1870._util import BANK, replay
 
 
@@ -23,7 +24,7 @@ def test_protection_of_a_presidents_certificate_sale_takes_it_back_from_the_new_
     shares.move(slsf, certs["SLSF_2"], MARKET)
     assert shares.president(slsf) == "18843"
     cash = g.state.player("4395").cash
-    sale = {"corp": "SLSF", "pct": 10, "president": "4395", "seller": "4395", "certs": ["SLSF_0"]}
+    sale = Sale(corp="SLSF", pct=10, president="4395", seller="4395", certs=["SLSF_0"])
     protection.protect(g, sale, "4395", ["SLSF_2"])
     assert certs["SLSF_0"].owner == "4395" and shares.president(slsf) == "4395"
     assert certs["SLSF_1"].owner == "18843"
@@ -43,7 +44,7 @@ def test_the_presidency_is_then_settled_from_the_president_before_the_protection
     shares.move(slsf, certs["SLSF_2"], MARKET)
     shares.move(slsf, certs["SLSF_3"], "9263")
     shares.move(slsf, certs["SLSF_4"], "9263")
-    sale = {"corp": "SLSF", "pct": 10, "president": "4395", "seller": "4395", "certs": ["SLSF_0"]}
+    sale = Sale(corp="SLSF", pct=10, president="4395", seller="4395", certs=["SLSF_0"])
     protection.protect(g, sale, "4395", ["SLSF_2"])
     assert shares.president(slsf) == "9263"
     assert {c.id for c in shares.certs_of(slsf, "4395")} == {"SLSF_3", "SLSF_4"}

@@ -39,7 +39,7 @@ def test_declined_protection_drops_the_price() -> None:
 
 def test_protection_needs_certificate_room() -> None:
     g = replay(FAILS, 918)  # 5607 sold 40% FW; its president 2385 is at his limit
-    fw_sale = next(s for s in protection.queue(g) if s["corp"] == "FW")
+    fw_sale = next(s for s in protection.queue(g) if s.corp == "FW")
     err = protection.protect_error(g, fw_sale, set())
     assert err is not None and "certificate limit" in err
     g.apply(logged(FAILS, 919))  # 3268 declines SSW; FW then drops by itself

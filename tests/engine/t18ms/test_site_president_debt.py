@@ -159,3 +159,4 @@ def test_where_the_site_could_not_go_on_the_printed_loan_rule_decides(f2) -> Non
     assert ("2D-1", "2D") in [t[:2] for t in g.legal().trains if t[4] == "bank"]
     g.apply(buy("2D-1", 500))
     assert ic.cash == 0 and pres.cash == -200 - 500 - 50
+
