@@ -28,8 +28,8 @@ from engine import programs
 
 if TYPE_CHECKING:
     from bot.commands import Ctx
-    from bot.specs import Spec
     from bot.service import Service, Who
+    from bot.specs import Spec
     from engine.game import Game
 
 NAMES = frozenset({"auto"})
