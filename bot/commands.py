@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import longcmds, mapviews, moves
+from bot import auto, longcmds, mapviews, moves
 from bot.naming import Named
 from bot.replies import BotError, Reply
 from bot.service import Service, Who
@@ -128,6 +128,8 @@ class Commands:
                 return Reply(helptext.overview(SPECS), ephemeral=True)
         if name in longcmds.NAMES:
             return await longcmds.run(s, name, ctx, args)
+        if name in auto.NAMES:
+            return await auto.run(s, name, ctx, args)
         game = await s.game_here(ctx.channel_id)
         match name:
             case "join":

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from bot.store import ActionRecord
 
-NON_MOVES = frozenset({"message", "program_buy_shares", "program_share_pass", "program_disable"})
+# a standing order (program_*) is a move of its player: the engine's undo takes it back too
+NON_MOVES = frozenset({"message"})
 
 
 def effective(records: Sequence[ActionRecord]) -> tuple[list[ActionRecord], list[ActionRecord]]:

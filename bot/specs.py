@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Concatenate
 
-from bot import longcmds, moves
+from bot import auto, longcmds, moves
 from engine.legal import Legal
 
 
@@ -212,5 +212,6 @@ MAX_OPTION_TEXT = 6000  # Discord caps an option at 6000 characters
 MAX_IMPORT_BYTES = 20_000_000  # a long real game exports to about 1 MB
 
 LONG_GAMES: tuple[Spec, ...] = longcmds.specs(Spec, _p)  # reminders, clocks, seats
-SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER + LONG_GAMES}
+AUTO: tuple[Spec, ...] = auto.specs(Spec, _p)  # programmed moves (bot/auto.py)
+SPECS: dict[str, Spec] = {s.name: s for s in MOVES + OTHER + LONG_GAMES + AUTO}
 MOVE_PARAMS: dict[str, dict[str, Param]] = {s.name: {p.name: p for p in s.params} for s in MOVES}

@@ -50,7 +50,11 @@ def told(game: Game, action: dict[str, Any], shown: dict[str, str],
         return shown.get(str(pid), str(pid))
 
     phrase = narrate.move_text(action, events, game, name_of)
-    return phrase, narrate.lines(events, game, name_of, game_over=False, action=action)
+    # the programmed moves the move brought (the site's auto_actions), in the order made
+    made = [summary.auto_line(name_of(str(a.get("entity"))), a)
+            for a in action.get("auto_actions") or ()
+            if a.get("type") in ("pass", "buy_shares", "program_disable")]
+    return phrase, made + narrate.lines(events, game, name_of, game_over=False, action=action)
 
 
 def final_chart(game: Game, shown: dict[str, str]) -> bytes:

@@ -55,12 +55,31 @@ def describe(action: dict[str, Any]) -> str:
             return f"merges with {action.get('corporation')}"
         case "bankrupt":
             return "declares bankruptcy"
+        case "program_share_pass":
+            every = " in every stock round" if action.get("indefinite") else ""
+            return f"programs an auto-pass{every}"
+        case "program_buy_shares":
+            until = action.get("until_condition")
+            goal = "until it floats" if until == "float" else f"until holding {until} shares"
+            return f"programs an auto-buy of {action.get('corporation')} {goal}"
+        case "program_disable":
+            return "cancels their programmed move"
         case "undo":
             return "undoes the last move"
         case "redo":
             return "redoes the move"
         case _:
             return str(kind).replace("_", " ")
+
+
+def auto_line(name: str, action: dict[str, Any]) -> str:
+    """A programmed move the engine made for a player, in words ("**Bob** passes
+    (auto-pass)"; an order's end with its reason)."""
+    kind = action.get("type")
+    if kind == "program_disable":
+        return f"**{name}**'s programmed move ends: {action.get('reason') or 'cancelled'}."
+    tag = "auto-buy" if kind == "buy_shares" else "auto-pass"
+    return f"**{name}** {describe(action)} ({tag})"
 
 
 def line(actor: str, entity: str | None, action: dict[str, Any], phrase: str | None = None) -> str:

@@ -4,7 +4,8 @@
     python -m engine replay PATH --states        apply one action at a time (the live path), one
                                                  JSON line of state after each (lockstep contract)
     python -m engine routes PATH --json          best routes at each run of an export
-    python -m engine random TITLE --seed N --players K [--option O]... [--max-actions M] --out FILE
+    python -m engine random TITLE --seed N --players K [--option O]... [--max-actions M]
+                            [--programs P] --out FILE
                                                  a game of random legal moves, as an export
 """
 
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     rn.add_argument("--max-actions", type=int, default=20000)
     rn.add_argument("--style", choices=("default", "steady"), default="default",
                     help="move weights: steady buys fewer trains, so more games end with the bank")
+    rn.add_argument("--programs", type=float, default=0.0,
+                    help="chance per stock-round move that a player gives a standing order")
     rn.add_argument("--out", required=True)
     args = ap.parse_args(argv)
 
@@ -48,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             game = random_game(args.title, seed=args.seed, players=args.players,
                                options=args.option, max_actions=args.max_actions,
-                               style=args.style)
+                               style=args.style, programs=args.programs)
         except EngineError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2

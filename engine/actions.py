@@ -156,18 +156,44 @@ class Message(_Action):
     message: str = ""
 
 
-class Program(_Action):
-    """Standing orders of the site (auto-buy/auto-pass). They change no state."""
+class ProgramSharePass(_Action):
+    """A player's standing order: pass in stock rounds (engine/programs.py). Unset flags are
+    false (the site's older logs leave them out)."""
 
-    type: Literal[
-        "program_buy_shares", "program_share_pass", "program_disable", "destination_connection"
-    ]
+    type: Literal["program_share_pass"] = "program_share_pass"
+    unconditional: bool | None = None
+    indefinite: bool | None = None
+
+
+class ProgramBuyShares(_Action):
+    """A player's standing order: buy a corporation's shares until it floats or until holding
+    a number of them (engine/programs.py)."""
+
+    type: Literal["program_buy_shares"] = "program_buy_shares"
+    corporation: str
+    until_condition: int | str = "float"
+    from_market: bool | None = None
+    auto_pass_after: bool | None = None
+
+
+class ProgramDisable(_Action):
+    """A standing order ends: cancelled by its player, or by the engine with the reason."""
+
+    type: Literal["program_disable"] = "program_disable"
+    reason: str = ""
+    original_type: str | None = None
+
+
+class Program(_Action):
+    """The site's logged checks (1870 destination connections). They change no state."""
+
+    type: Literal["destination_connection"]
 
 
 Action = Annotated[
     Bid | Par | BuyShares | SellShares | Pass | LayTile | PlaceToken | RunRoutes | Dividend
     | BuyTrain | BuyCompany | DiscardTrain | Assign | Choose | Merge | Bankrupt | EndGame
-    | Undo | Redo | Message | Program,
+    | Undo | Redo | Message | ProgramSharePass | ProgramBuyShares | ProgramDisable | Program,
     Field(discriminator="type"),
 ]
 

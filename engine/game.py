@@ -11,9 +11,11 @@ import copy
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from engine import programs
 from engine.actions import dump_action, parse_action
 from engine.errors import EngineError, EngineFault
 from engine.flow.base import Round
+from engine.programs import PROGRAM_TYPES
 from engine.replaying import Replaying
 from engine.snapshots import CHECKPOINT_EVERY
 from engine.state import State
@@ -93,6 +95,9 @@ class Game(Replaying):
         # as logged. In every other game each move is checked against what the rules compute.
         self.imported = False
         self._trusting = False
+        # an import whose logged programmed moves are left out, made by the engine instead
+        # (a check of the engine's standing orders against the site's record)
+        self.own_programs = False
         # the log's undo/redo resolution (its moves in effect), kept as the log grows
         self._undos = Undos()
         self._pending: list[tuple[Any, ...]] = []  # what the action being applied added to it
@@ -198,6 +203,14 @@ class Game(Replaying):
             events = recorder.finish(self)
             stored = act
             autos = self.title.take_auto_actions(self)
+            if (not logged or self.own_programs) and self.state.programs:
+                # standing orders act when the turn comes to their player; what follows from
+                # them is told with the move that brought the turn
+                after_move = Recorder(self, parse_action({"type": "message"}))
+                made = self._run_programs()
+                if made:
+                    autos = [*autos, *made]
+                    events = [*events, *after_move.finish(self)]
             if claimed:
                 # a live move may repeat the automatic actions the engine makes (a stored log
                 # replayed move by move), never add others
@@ -250,9 +263,11 @@ class Game(Replaying):
         """What a live move may not be: only what the legal answer offers is a move."""
         if act.entity is None and act.type not in ("undo", "redo", "message"):
             raise EngineError("A move names who makes it (its entity).", rule="action.entity")
-        if act.type.startswith("program_") or act.type == "destination_connection":
-            raise EngineError("Standing orders (auto-buy, auto-pass) and the site's logged checks "
-                              "are not moves in this game.", rule="action.program")
+        if act.type == "destination_connection":
+            raise EngineError("The site's logged connection checks are the engine's own, not "
+                              "moves.", rule="action.program")
+        if act.type in PROGRAM_TYPES:
+            programs.check_order(self, act)
         if act.type == "end_game" and not agreed:
             raise EngineError("A game ends early only when its players agree (in a bot game: "
                               "all players, or the game's creator); it is not a move.",
@@ -264,7 +279,11 @@ class Game(Replaying):
 
     def _process(self, act: Any) -> None:
         self._processed += 1  # any change of state goes through here (see `legal`)
-        if act.type.startswith("program_") or act.type == "destination_connection":
+        if act.type in PROGRAM_TYPES:
+            programs.record(self, act)
+            self._apply_auto(act)
+            return
+        if act.type == "destination_connection":
             self._apply_auto(act)
             return
         self.last_hexes = ()
@@ -272,12 +291,34 @@ class Game(Replaying):
             self.state.finished = True
             self.state.end_reason = self.state.end_reason or "manually_ended"
             return
+        before = self.round
         self.round.process(act)
         self.title.action_processed(self)
         if self._recorder is not None:
             self._recorder.mid(self)
         self._settle()
+        if self.state.programs:
+            programs.observe(self, act, before.kind == "stock", before)
         self._apply_auto(act)
+
+    def _run_programs(self) -> list[dict[str, Any]]:
+        """The programmed moves of whoever must act now, made one after another while the turn
+        is at a player with a standing order (engine/programs.py); each with the automatic
+        actions of the title it causes, in the order made (as the site records them)."""
+        out: list[dict[str, Any]] = []
+        for _ in range(programs.MAX_AUTO):
+            due = programs.due(self)
+            if due is None:
+                break
+            moves = programs.next_moves(self, *due)
+            if not moves:
+                break
+            for move in moves:
+                sub = parse_action(move)
+                self._process(sub)
+                out.append(dump_action(sub))
+                out.extend(self.title.take_auto_actions(self))
+        return out
 
     def _apply_auto(self, act: Any) -> None:
         for sub in act.auto_actions:

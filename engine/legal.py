@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine import programs
 from engine.actions import parse_action
 from engine.core import shares, tiles
 from engine.errors import EngineError
@@ -42,6 +43,9 @@ class Legal:
     # a title's own decisions, as complete actions the engine accepts (merger offers, token
     # choices, discards, private abilities, share swaps, ...): see Title.legal_extras
     choices: list[dict[str, Any]] = field(default_factory=list)
+    # the standing orders (auto-pass, auto-buy, cancel) each player may give now, as complete
+    # actions (engine/programs.py); any player may give theirs, not only the acting one
+    programs: list[dict[str, Any]] = field(default_factory=list)
 
 
 def legal_moves(game: Game) -> Legal:
@@ -103,6 +107,7 @@ def legal_moves(game: Game) -> Legal:
         extras(game, base)
     if rnd.kind == "operating" and etype == "corporation":
         affordable(game, base)
+    base["programs"] = [a for p in game.state.players for a in programs.offers(game, p.id)]
     return Legal(**base)
 
 

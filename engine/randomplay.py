@@ -105,9 +105,33 @@ def _ranked(rng: random.Random, game: Game, lg: Legal,
     return [a for _, _, a in keyed]
 
 
+def random_order(rng: random.Random, game: Game, lg: Legal) -> dict[str, Any] | None:
+    """A standing order some player gives now (from the legal answer's programs), varied: an
+    auto-pass (now and then for every round or whatever happens), an auto-buy until the
+    corporation floats or until a number of shares, sometimes from the open market, sometimes
+    then passing for the rest of the round."""
+    offers = [dict(a) for a in lg.programs]
+    if not offers:
+        return None
+    act = rng.choice(offers)
+    if act["type"] == "program_share_pass":
+        act["unconditional"] = rng.random() < 0.2
+    elif act["type"] == "program_buy_shares":
+        corp = game.state.corporations[act["corporation"]]
+        held = sum(c.percent for c in corp.certs if c.owner == act["entity"]) // 10
+        if rng.random() < 0.3:
+            act["until_condition"] = held + rng.randint(1, 3)
+        act["from_market"] = rng.random() < 0.1
+        act["auto_pass_after"] = rng.random() < 0.3
+    return act
+
+
 def random_game(title: str, *, seed: int, players: int, options: Iterable[str] = (),
-                max_actions: int = 20000, undo: bool = True, style: str = "default") -> Game:
-    """Play a new game by random legal moves until it ends or `max_actions` are logged."""
+                max_actions: int = 20000, undo: bool = True, style: str = "default",
+                programs: float = 0.0) -> Game:
+    """Play a new game by random legal moves until it ends or `max_actions` are logged.
+    `programs`: the chance, before each move in a stock round, that a player gives a standing
+    order (auto-pass, auto-buy, cancel); 0 gives none (and the same games as before)."""
     rng = random.Random(seed)
     ids = [(str(1000 + i), f"Player {i}") for i in range(1, players + 1)]
     game = Game(title, ids, list(options))
@@ -126,6 +150,14 @@ def random_game(title: str, *, seed: int, players: int, options: Iterable[str] =
             except EngineError:
                 pass
         lg = legal_moves(game)
+        if programs and game.round.kind == "stock" and rng.random() < programs:
+            order = random_order(rng, game, lg)
+            if order is not None:
+                try:
+                    game.apply(order)
+                    continue
+                except EngineError:
+                    pass
         cands = candidate_actions(game, limit_tiles=10_000, legal=lg)
         if not cands:
             raise EngineError(f"{title} seed {seed}: no legal move for {lg.entity} in "

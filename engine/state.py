@@ -9,7 +9,7 @@ through the methods declared here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 IPO = "ipo"  # owner id of certificates still in the initial offering (or the treasury)
 MARKET = "market"  # owner id of certificates in the open market (pool)
@@ -153,6 +153,8 @@ class State:
     finished: bool = False
     end_reason: str | None = None
     title_state: TitleState = field(default_factory=TitleState)  # the title's own state
+    # players' standing orders (engine/programs.py): player id -> the order as logged
+    programs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def player(self, pid: str) -> Player:
         for p in self.players:

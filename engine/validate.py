@@ -52,7 +52,7 @@ def check_ids(game: Game, act: Any) -> None:
     if kind in ("bid", "buy_company"):
         if act.company not in st.companies and act.company not in st.corporations:
             raise _fail(f"There is no private company {act.company} in {game.title_name}.")
-    elif kind in ("par", "merge"):
+    elif kind in ("par", "merge", "program_buy_shares"):
         if act.corporation not in st.corporations:
             raise _fail(f"There is no corporation {act.corporation} in {game.title_name}.")
     elif kind in ("buy_shares", "sell_shares"):

@@ -10,4 +10,5 @@ EXTENSIONS = (
     "bot.cogs.longgames",
     "bot.cogs.story",
     "bot.cogs.consent",
+    "bot.cogs.auto",
 )

@@ -185,11 +185,13 @@ def test_an_imported_end_game_is_accepted() -> None:
     assert live.finished
 
 
-def test_programmed_actions_are_not_moves_in_live_play() -> None:
+def test_the_sites_checks_and_orders_out_of_place_are_not_moves_in_live_play() -> None:
     g = standard_start()
-    for kind in ("program_buy_shares", "program_share_pass", "program_disable",
-                 "destination_connection"):
+    # a buy order without its corporation, a cancel with nothing to cancel, the site's check
+    for kind in ("program_buy_shares", "program_disable", "destination_connection"):
         refused(g, {"type": kind, "entity": "P2", "entity_type": "player"})
+    # an order is a player's own (tests/engine/test_programs.py has the rules)
+    refused(g, {"type": "program_share_pass", "entity": "GMO", "entity_type": "corporation"})
 
 
 def test_auto_actions_are_not_accepted_in_live_play() -> None:
