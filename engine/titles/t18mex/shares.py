@@ -83,9 +83,13 @@ class MexStockRound(StockRound):
             return f"You may not hold more than {t.max_percent(corp)}% of {corp.id}."
         if t.cert_count(g, pid) + 1 > t.cert_limit(g):
             return f"You are at the certificate limit ({t.cert_limit(g)})."
-        due = t.swap_price(t.share_price(corp) if cert.owner == MARKET else corp.par or 0)
-        if g.state.player(pid).cash < due:
-            return f"The swap costs ${due}; you have ${g.state.player(pid).cash}."
+        # judged as a 5% purchase: the cash must cover half the price rounded up, though the
+        # swap then costs the price less that half
+        price = t.share_price(corp) if cert.owner == MARKET else corp.par or 0
+        need = math.ceil(price / 2)
+        if g.state.player(pid).cash < need:
+            return (f"The swap needs ${need} in cash (the price of a 5% purchase), though it costs "
+                    f"${t.swap_price(price)}; you have ${g.state.player(pid).cash}.")
         return None
 
     def swap_options(self, pid: str) -> list[tuple[str, str, int]]:
