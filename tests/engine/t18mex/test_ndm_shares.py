@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 from engine.core.market import move
 from engine.game import Game
-
 from tests.engine.t18mex._helpers import G13315, G17849, act, at, rejected
 
 
