@@ -56,8 +56,11 @@ def president_cert(corp: Corporation) -> Cert:
 
 
 def sold_out(corp: Corporation) -> bool:
-    """Every certificate is held by players (none in the offering, the market or treasury)."""
-    return all(c.owner not in (IPO, MARKET, corp.id) for c in corp.certs)
+    """Every certificate is held by players (none in the offering, the market or treasury), and,
+    as the site counts it (the players' counted holdings make 100%), no presidency exchange left
+    a gap in the players' counted holdings (Corporation.uncounted)."""
+    return (all(c.owner not in (IPO, MARKET, corp.id) for c in corp.certs)
+            and sum(corp.uncounted.values()) == 0)
 
 
 SwapPick = Callable[[Corporation, list[Cert], int], list[Cert]]

@@ -196,6 +196,27 @@ def test_18mex_uneven_presidency_exchange_is_not_counted_in_later_presidency_che
     assert shares.percent(ndm, "P2") == 30 and shares.counted(ndm, "P2") == 25
 
 
+def test_18mex_uneven_presidency_exchange_to_the_market_keeps_the_ndm_from_selling_out() -> None:
+    """As on the site, a company is sold out when the players' counted holdings make 100%: after
+    a new president's 10% + 5% went to the market for the 20%, the players hold every NdM
+    certificate but count 95%, so the NdM does not rise at the end of the stock round."""
+    g, ndm, _ = game_with("18MEX", "NdM", players=4)
+    fives = [c.id for c in ndm.certs if c.percent == 5]
+    give(ndm, "P1", "NdM_0", "NdM_1")
+    give(ndm, "P2", fives[0], fives[1], "NdM_2")
+    _sell(g, ndm, "P1", ["NdM_1", "NdM_0"], 20)  # P2 takes the presidency, 10% + 5% to the market
+    assert sum(shares.counted(ndm, p.id) for p in g.state.players) == 30
+    for c in ndm.certs:
+        if c.owner in (IPO, MARKET):
+            shares.move(ndm, c, "P3" if c.percent == 5 or shares.percent(ndm, "P3") < 40 else "P4")
+    assert all(c.owner in {"P1", "P2", "P3", "P4"} for c in ndm.certs)
+    assert sum(shares.counted(ndm, p.id) for p in g.state.players) == 95
+    assert not shares.sold_out(ndm)
+    cell = ndm.cell
+    g.title.end_of_stock_round(g, g.round)
+    assert ndm.cell == cell
+
+
 @pytest.mark.parametrize(("title", "corp_id"), [("18MS", "GMO"), ("1870", "MKT"), ("18MEX", "MC")])
 def test_partial_sale_swap_to_market_and_an_older_market_certificate_back(title: str, corp_id: str) -> None:
     """P1 (c0 president, c1) sells c1, c0 as 20%; P2 (c5, c4, c6) takes the presidency. P1 holds
