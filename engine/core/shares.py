@@ -121,8 +121,16 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
                     corp.uncounted.pop(p, None)
             result = new
     if seller is not None and kept > 0:
-        for c in certs_of(corp, MARKET)[: kept // unit]:
+        back = certs_of(corp, MARKET)[: kept // unit]
+        for c in back:
             move(corp, c, seller)
+        # counted as the `kept` percent, whatever comes back (18MEX: a 5% NdM certificate
+        # first in the market's list comes back for a 10% share)
+        gap = sum(c.percent for c in back) - kept + corp.uncounted.get(seller, 0)
+        if gap:
+            corp.uncounted[seller] = gap
+        else:
+            corp.uncounted.pop(seller, None)
     return result
 
 

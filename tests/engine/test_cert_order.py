@@ -196,6 +196,21 @@ def test_18mex_uneven_presidency_exchange_is_not_counted_in_later_presidency_che
     assert shares.percent(ndm, "P2") == 30 and shares.counted(ndm, "P2") == 25
 
 
+def test_18mex_partial_sale_getting_a_five_percent_back_counts_the_ten_percent_kept() -> None:
+    """As on the site (sweep 18MEX seed 43, #412): P1 sells his 20% president's certificate as
+    10%; the 10% he keeps comes back as the first of the market's list, here a 5% NdM
+    certificate. He holds 5% but counts the 10% kept."""
+    g, ndm, _ = game_with("18MEX", "NdM", players=4)
+    fives = [c.id for c in ndm.certs if c.percent == 5]
+    give(ndm, MARKET, fives[0])
+    give(ndm, "P1", "NdM_0")
+    give(ndm, "P2", "NdM_1", "NdM_2")
+    _sell(g, ndm, "P1", ["NdM_0"], 10)
+    assert shares.president(ndm) == "P2"
+    assert holders(g, "NdM")["P1"] == [fives[0]]
+    assert (shares.percent(ndm, "P1"), shares.counted(ndm, "P1")) == (5, 10)
+
+
 def test_18mex_uneven_presidency_exchange_to_the_market_keeps_the_ndm_from_selling_out() -> None:
     """As on the site, a company is sold out when the players' counted holdings make 100%: after
     a new president's 10% + 5% went to the market for the 20%, the players hold every NdM
