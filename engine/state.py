@@ -96,6 +96,10 @@ class Corporation:
     operated_turns: int = 0  # operating turns taken so far
     cert_moves: int = 0  # last acquisition number given to one of its certificates (Cert.seq)
     owner: str | None = None  # a minor's owning player (None while it is unsold)
+    # percent a player holds beyond what the presidency checks count (shares.counted): the
+    # site counts holdings by the transfers made and not the certificates a presidency
+    # exchange hands over, so an uneven exchange (18MEX: 10% + 5% for the 20%) leaves a gap
+    uncounted: dict[str, int] = field(default_factory=dict)
     title_state: CorpState = field(default_factory=CorpState)
 
 

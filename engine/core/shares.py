@@ -11,6 +11,12 @@ def percent(corp: Corporation, owner: str) -> int:
     return sum(c.percent for c in corp.certs if c.owner == owner)
 
 
+def counted(corp: Corporation, player: str) -> int:
+    """`player`'s holding as the presidency checks count it, as on the site: what he holds,
+    less what presidency exchanges handed him beyond what they took (Corporation.uncounted)."""
+    return percent(corp, player) - corp.uncounted.get(player, 0)
+
+
 def _place(corp: Corporation, owner: str) -> str:
     """The holder as the site keeps lists: a corporation's treasury is its offering (IPO)."""
     return IPO if owner == corp.id else owner
@@ -50,8 +56,11 @@ def president_cert(corp: Corporation) -> Cert:
 
 
 def sold_out(corp: Corporation) -> bool:
-    """Every certificate is held by players (none in the offering, the market or treasury)."""
-    return all(c.owner not in (IPO, MARKET, corp.id) for c in corp.certs)
+    """Every certificate is held by players (none in the offering, the market or treasury), and,
+    as the site counts it (the players' counted holdings make 100%), no presidency exchange left
+    a gap in the players' counted holdings (Corporation.uncounted)."""
+    return (all(c.owner not in (IPO, MARKET, corp.id) for c in corp.certs)
+            and sum(corp.uncounted.values()) == 0)
 
 
 SwapPick = Callable[[Corporation, list[Cert], int], list[Cert]]
@@ -68,12 +77,15 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
                       kept: int = 0) -> str | None:
     """Settle the presidency after certificates moved, as on the site; returns the president.
 
-    `previous` (the president before the move) keeps it while no player holds more. Otherwise
-    the player holding the most, at least the president's certificate's percent, takes it (on a
-    tie the first clockwise from `previous`): he hands over as many certificates as the
-    president's certificate counts shares (20% = 2), chosen by `pick` (default: the first he
-    acquired), to `previous` if `previous` still holds at least the president's certificate's
-    percent, else to the market; they go to the end of the receiver's list.
+    Holdings are compared as `counted` (as on the site). `previous` (the president before the
+    move) keeps it while no player counts more. Otherwise the player counting the most and
+    holding at least the president's certificate's percent takes it (on a tie the first
+    clockwise from `previous`): he hands over as many certificates as the president's
+    certificate counts shares (20% = 2), chosen by `pick` (default: the first he acquired), to
+    `previous` if `previous` still holds at least the president's certificate's percent, else
+    to the market; they go to the end of the receiver's list. What the exchange changes in a
+    player's holding is not counted (Corporation.uncounted): an uneven exchange (18MEX: a 10%
+    and a 5% certificate for the 20%) leaves the new president counting 5% less than he holds.
 
     A sale by `seller` of a bundle worth `kept` percent more than the percent sold (the
     president's certificate sold as part of a smaller sale): the seller still owns that part,
@@ -81,7 +93,7 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     market's list."""
     pres_cert = president_cert(corp)
     unit = share_percent(corp)
-    held = {p: percent(corp, p) for p in players}
+    held = {p: counted(corp, p) for p in players}
     if seller in held:
         held[seller] += kept
     best = max(held.values(), default=0)
@@ -89,8 +101,10 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     if best > 0 and not (previous in held and held[previous] == best):
         start = players.index(previous) if previous in players else len(players) - 1
         order = players[start + 1 :] + players[: start + 1]
-        new = next((p for p in order if held[p] == best and held[p] >= pres_cert.percent), None)
+        new = next((p for p in order if held[p] == best
+                    and percent(corp, p) + (kept if p == seller else 0) >= pres_cert.percent), None)
         if new is not None and new != pres_cert.owner:
+            before = {p: percent(corp, p) for p in players}
             if previous in held:
                 swap_to = previous if percent(corp, previous) >= pres_cert.percent else MARKET
             else:  # no president yet: the certificates go where the president's certificate was
@@ -99,10 +113,24 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
             for c in (pick or first_acquired)(corp, mine, pres_cert.percent // unit):
                 move(corp, c, swap_to)
             move(corp, pres_cert, new)
+            for p in players:
+                gap = percent(corp, p) - before[p] + corp.uncounted.get(p, 0)
+                if gap:
+                    corp.uncounted[p] = gap
+                else:
+                    corp.uncounted.pop(p, None)
             result = new
     if seller is not None and kept > 0:
-        for c in certs_of(corp, MARKET)[: kept // unit]:
+        back = certs_of(corp, MARKET)[: kept // unit]
+        for c in back:
             move(corp, c, seller)
+        # counted as the `kept` percent, whatever comes back (18MEX: a 5% NdM certificate
+        # first in the market's list comes back for a 10% share)
+        gap = sum(c.percent for c in back) - kept + corp.uncounted.get(seller, 0)
+        if gap:
+            corp.uncounted[seller] = gap
+        else:
+            corp.uncounted.pop(seller, None)
     return result
 
 

@@ -133,7 +133,7 @@ class StepRules(OperatingHost):
                 # the site's can_dump?: a sale including a president's certificate only when
                 # another player holds at least as much as that certificate, to take it over
                 owner_corp = st.corporations[cert.corp]
-                others = max((shares.percent(owner_corp, p.id) for p in st.players if p.id != pid), default=0)
+                others = max((shares.counted(owner_corp, p.id) for p in st.players if p.id != pid), default=0)
                 if others < cert.percent:
                     raise EngineError(
                         f"The president's certificate of {owner_corp.id} may be sold only when another "
@@ -158,8 +158,8 @@ class StepRules(OperatingHost):
             raise EngineError(f"The open market may not hold more than {self.pool_limit()}% of {target.id}.",
                               rule="ebuy.pool")
         before = shares.president(target)
-        held_after = shares.percent(target, pid) - pct
-        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+        held_after = shares.counted(target, pid) - pct
+        others = max((shares.counted(target, p.id) for p in st.players if p.id != pid), default=0)
         if before == pid and others > held_after:
             raise EngineError(f"Selling that would change the presidency of {target.id}, which is not allowed "
                               "while raising cash for a train.", rule="ebuy.presidency")

@@ -209,7 +209,7 @@ class StockRound(Round):
             return f"The open market may not hold more than {t.pool_limit()}% of {corp.id}."
         pres = shares.president_cert(corp)
         if pres.owner == pid and held - pct < pres.percent:
-            others = [shares.percent(corp, p.id) for p in g.state.players if p.id != pid]
+            others = [shares.counted(corp, p.id) for p in g.state.players if p.id != pid]
             if max(others, default=0) < pres.percent:
                 return (f"You may not sell the {corp.id} president's certificate: no other player "
                         f"holds {pres.percent}% to take over.")

@@ -170,6 +170,68 @@ def _sell(g: Game, corp: Corporation, pid: str, ids: list[str], pct: int) -> Non
     sell_certs(g, corp, pid, [next(x for x in corp.certs if x.id == i) for i in ids], pct)
 
 
+def test_18mex_uneven_presidency_exchange_is_not_counted_in_later_presidency_checks() -> None:
+    """As on the site, the presidency checks count holdings by the transfers made, not by the
+    certificates a presidency exchange moves: P2 takes the NdM presidency handing over a 10%
+    and a 5% certificate (15%) for the 20% one, and counts 5% less than he holds from then on.
+    Holding 30% (counted 25%) after a 5% sale, he loses the presidency to P3 holding 30%
+    (sweep 18MEX seed 100: on a plain tie the president would keep it)."""
+    g, ndm, _ = game_with("18MEX", "NdM", players=4)
+    fives = [c.id for c in ndm.certs if c.percent == 5]
+    give(ndm, "P1", "NdM_0", "NdM_1")
+    give(ndm, "P2", fives[0], fives[1], "NdM_2")
+    _sell(g, ndm, "P1", ["NdM_1", "NdM_0"], 20)  # partial: P2 (20%) takes it with 10% + 5%
+    assert shares.president(ndm) == "P2"
+    assert holders(g, "NdM")["P2"] == [fives[0], "NdM_0"]
+    assert (shares.percent(ndm, "P2"), shares.counted(ndm, "P2")) == (25, 20)
+    assert shares.counted(ndm, "P1") == shares.percent(ndm, "P1") == 10
+    give(ndm, "P2", "NdM_6", fives[1])  # P2 holds 40%, counts 35%
+    give(ndm, "P3", "NdM_3", "NdM_4", "NdM_5")  # P3 30%
+    shares.update_presidency(ndm, [p.id for p in g.state.players], "P2", g.title.presidency_swap_pick)
+    assert shares.president(ndm) == "P2"
+    _sell(g, ndm, "P2", [fives[0]], 5)  # 35% held, 30% counted: a tie with P3, P2 keeps it
+    assert shares.president(ndm) == "P2"
+    _sell(g, ndm, "P2", [fives[1]], 5)  # 30% held, 25% counted: P3 (30%) takes it
+    assert shares.president(ndm) == "P3"
+    assert shares.percent(ndm, "P2") == 30 and shares.counted(ndm, "P2") == 25
+
+
+def test_18mex_partial_sale_getting_a_five_percent_back_counts_the_ten_percent_kept() -> None:
+    """As on the site (sweep 18MEX seed 43, #412): P1 sells his 20% president's certificate as
+    10%; the 10% he keeps comes back as the first of the market's list, here a 5% NdM
+    certificate. He holds 5% but counts the 10% kept."""
+    g, ndm, _ = game_with("18MEX", "NdM", players=4)
+    fives = [c.id for c in ndm.certs if c.percent == 5]
+    give(ndm, MARKET, fives[0])
+    give(ndm, "P1", "NdM_0")
+    give(ndm, "P2", "NdM_1", "NdM_2")
+    _sell(g, ndm, "P1", ["NdM_0"], 10)
+    assert shares.president(ndm) == "P2"
+    assert holders(g, "NdM")["P1"] == [fives[0]]
+    assert (shares.percent(ndm, "P1"), shares.counted(ndm, "P1")) == (5, 10)
+
+
+def test_18mex_uneven_presidency_exchange_to_the_market_keeps_the_ndm_from_selling_out() -> None:
+    """As on the site, a company is sold out when the players' counted holdings make 100%: after
+    a new president's 10% + 5% went to the market for the 20%, the players hold every NdM
+    certificate but count 95%, so the NdM does not rise at the end of the stock round."""
+    g, ndm, _ = game_with("18MEX", "NdM", players=4)
+    fives = [c.id for c in ndm.certs if c.percent == 5]
+    give(ndm, "P1", "NdM_0", "NdM_1")
+    give(ndm, "P2", fives[0], fives[1], "NdM_2")
+    _sell(g, ndm, "P1", ["NdM_1", "NdM_0"], 20)  # P2 takes the presidency, 10% + 5% to the market
+    assert sum(shares.counted(ndm, p.id) for p in g.state.players) == 30
+    for c in ndm.certs:
+        if c.owner in (IPO, MARKET):
+            shares.move(ndm, c, "P3" if c.percent == 5 or shares.percent(ndm, "P3") < 40 else "P4")
+    assert all(c.owner in {"P1", "P2", "P3", "P4"} for c in ndm.certs)
+    assert sum(shares.counted(ndm, p.id) for p in g.state.players) == 95
+    assert not shares.sold_out(ndm)
+    cell = ndm.cell
+    g.title.end_of_stock_round(g, g.round)
+    assert ndm.cell == cell
+
+
 @pytest.mark.parametrize(("title", "corp_id"), [("18MS", "GMO"), ("1870", "MKT"), ("18MEX", "MC")])
 def test_partial_sale_swap_to_market_and_an_older_market_certificate_back(title: str, corp_id: str) -> None:
     """P1 (c0 president, c1) sells c1, c0 as 20%; P2 (c5, c4, c6) takes the presidency. P1 holds

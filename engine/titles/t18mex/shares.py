@@ -56,11 +56,12 @@ class MexStockRound(StockRound):
         bundle = sale_bundle(corp, pid, certs, pct) if certs else shares.pick_for_sale(corp, pid, pct)
         if not any(c.president for c in bundle):
             return None
-        left = shares.percent(corp, pid) - pct
-        others = max((shares.percent(corp, p.id) for p in self.game.state.players if p.id != pid), default=0)
+        left = shares.counted(corp, pid) - pct  # holdings as the presidency check counts them
+        others = max((shares.counted(corp, p.id) for p in self.game.state.players if p.id != pid), default=0)
         if others <= left:
             return (f"You may not sell the {corp.id} president's certificate here: you would still hold "
-                    f"{left}%, no less than any other player, and stay president without it.")
+                    f"{shares.percent(corp, pid) - pct}%, no less than any other player, and stay "
+                    "president without it.")
         return None
 
     def swap_buy_error(self, pid: str, cert: Cert, five: Cert | None) -> str | None:
@@ -83,9 +84,13 @@ class MexStockRound(StockRound):
             return f"You may not hold more than {t.max_percent(corp)}% of {corp.id}."
         if t.cert_count(g, pid) + 1 > t.cert_limit(g):
             return f"You are at the certificate limit ({t.cert_limit(g)})."
-        due = t.swap_price(t.share_price(corp) if cert.owner == MARKET else corp.par or 0)
-        if g.state.player(pid).cash < due:
-            return f"The swap costs ${due}; you have ${g.state.player(pid).cash}."
+        # judged as a 5% purchase: the cash must cover half the price rounded up, though the
+        # swap then costs the price less that half
+        price = t.share_price(corp) if cert.owner == MARKET else corp.par or 0
+        need = math.ceil(price / 2)
+        if g.state.player(pid).cash < need:
+            return (f"The swap needs ${need} in cash (the price of a 5% purchase), though it costs "
+                    f"${t.swap_price(price)}; you have ${g.state.player(pid).cash}.")
         return None
 
     def swap_options(self, pid: str) -> list[tuple[str, str, int]]:
@@ -369,8 +374,9 @@ class MexShareRules(Title):
         if five is not None:
             bundles.append(([five], 5))
         room = self.pool_limit() - shares.percent(corp, MARKET)
-        others = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
-        mine = shares.percent(corp, pid)
+        # holdings as the presidency checks count them (shares.counted)
+        others = max((shares.counted(corp, p.id) for p in st.players if p.id != pid), default=0)
+        mine = shares.counted(corp, pid)
         out = []
         for certs, pct in bundles:
             if pct > room or (pres in certs and others < pres.percent):

@@ -261,8 +261,8 @@ class MexTrainRules(MergerRules):
         st = game.state
         if shares.percent(target, "market") + pct > self.pool_limit():
             return ("ebuy.pool", f"The open market may not hold more than {self.pool_limit()}% of {target.id}.")
-        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
-        if target is corp and others > shares.percent(target, pid) - pct:
+        others = max((shares.counted(target, p.id) for p in st.players if p.id != pid), default=0)
+        if target is corp and others > shares.counted(target, pid) - pct:
             return ("ebuy.presidency",
                     f"Selling that would hand over the presidency of {corp.id}, which is buying the train.")
         if pct not in {p for _, p in self.sale_options(game, target, pid, corp)}:

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
+from engine.core.market import move
+from engine.game import Game
 from tests.engine.t18mex._helpers import G13315, G17849, act, at, rejected
 
 
@@ -66,3 +69,33 @@ def test_swap_a_five_percent_certificate_for_a_pool_share() -> None:
     act(g, pid, "buy_shares", etype="player", shares=[ten.id], percent=10, swap="NdM_7")
     assert (ten.owner, five.owner) == (pid, "market")
     assert g.state.player(pid).cash == cash - (price - math.ceil(price / 2))
+
+
+def _swap_position(cash_from_price: Callable[[int], int]) -> tuple[Game, str, str, int]:
+    """A stock turn with a 5% NdM certificate held, a 10% one in the pool, the NdM at $75 and
+    the player's cash set from the price."""
+    g = at(G13315, 165)
+    pid = g.round.current()[0]
+    ndm = g.state.corporations["NdM"]
+    five = next(c for c in ndm.certs if c.id == "NdM_7")
+    ten = next(c for c in ndm.certs if c.percent == 10 and c.owner == "ipo" and c.id != "NdM_9")
+    five.owner, ten.owner = pid, "market"
+    m = g.title.market
+    move(g.state, ndm, m.left(m.left(ndm.cell)))  # $90 -> $75
+    price = g.title.share_price(ndm)
+    g.state.player(pid).cash = cash_from_price(price)
+    return g, pid, ten.id, price
+
+
+def test_swap_needs_the_price_of_a_five_percent_purchase_in_cash() -> None:
+    """As on the site, a swap is allowed when a 5% purchase would be: the player's cash must
+    cover half the share price rounded up, though he then pays the price less that half."""
+    g, pid, ten, price = _swap_position(lambda p: p - math.ceil(p / 2))  # exactly the swap's cost
+    assert price % 2 == 1  # an odd price: the half rounded up is more than the swap's cost
+    assert g.round.swap_options(pid) == []
+    rejected(g, pid, "buy_shares", "stock.swap", "The swap needs", etype="player",
+             shares=[ten], percent=10, swap="NdM_7")
+    g, pid, ten, price = _swap_position(lambda p: math.ceil(p / 2))
+    assert g.round.swap_options(pid) == [(ten, "NdM_7", price - math.ceil(price / 2))]
+    act(g, pid, "buy_shares", etype="player", shares=[ten], percent=10, swap="NdM_7")
+    assert g.state.player(pid).cash == math.ceil(price / 2) - (price - math.ceil(price / 2))
