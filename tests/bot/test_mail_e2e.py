@@ -169,7 +169,7 @@ async def test_refused_delivery_and_bounce_do_not_stop_the_game(menv: MailEnv) -
 async def test_a_turn_mail_not_taken_for_now_is_tried_again(menv: MailEnv) -> None:
     """Bob's server answers 450 (busy): the turn mail is tried again after a minute, then
     after ten, and he gets it once his server takes it; a 550 (above) is not tried again."""
-    from bot.mail.transport import RETRY_AFTER
+    from bot.mail.turnmail import RETRY_AFTER
 
     gid = await opened(menv)
     menv.recorder.defer.add(BOB)
