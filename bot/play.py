@@ -29,13 +29,20 @@ MoveBuilder = Callable[[Named], dict[str, Any]]
 
 class ServicePlay(ServiceCore):
     async def act(
-        self, who: Who, game_id: int, build: MoveBuilder, *, interaction_id: str | None
+        self, who: Who, game_id: int, build: MoveBuilder, *, interaction_id: str | None,
+        at_position: int | None = None,
     ) -> Reply:
-        """Apply one move built from the acting entity's legal options."""
+        """Apply one move built from the acting entity's legal options; with `at_position`
+        only if the stored log still has that length (a mail answers one position: checked
+        under the game's lock, so another player's move cannot slip in between)."""
         async with self._locks[game_id]:
             if interaction_id and await self.store.interaction_seen(interaction_id):
                 return Reply("This command was already handled.", ephemeral=True)
             live, player_engine_id = await self._seated_live(who, game_id)
+            if at_position is not None and len(live.records) != at_position:
+                raise BotError(f"This answers the position after move {at_position}; the game "
+                               f"has moved on (move {len(live.records)}): answer the latest "
+                               "mail.")
             # can take a while: off the loop
             legal, turn = await self.run_engine(self._legal_turn, live.game)
             acting = turn.acting

@@ -287,7 +287,8 @@ class MailDesk(TurnMails):
             return builder(legal, **typed)
 
         reply = await self.service.act(who, record.id, build,
-                                       interaction_id=f"mail:{record.id}:{stamp}")
+                                       interaction_id=f"mail:{record.id}:{stamp}",
+                                       at_position=stamp)
         if reply.ephemeral:  # already handled at this position
             raise BotError("A move was already made by mail at this position.")
         return reply

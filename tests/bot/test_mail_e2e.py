@@ -194,6 +194,39 @@ async def test_a_turn_mail_not_taken_for_now_is_tried_again(menv: MailEnv) -> No
     assert len(await menv.service.store.actions(gid)) == 2
 
 
+async def test_a_mail_move_is_judged_at_its_position_under_the_games_lock(menv: MailEnv) -> None:
+    """The position a mail answers is checked again under the game's lock: if another move
+    comes in after the mail's lines were read (here: the position read before it), the mail's
+    move is refused, not applied to the newer position."""
+    gid = await opened(menv)
+    turn = menv.recorder.last(CY)  # Cy's turn mail, at position 0
+    stale = await menv.mail.position(gid)
+    real_position = menv.mail.position
+
+    async def before_the_other_move(game_id: int) -> int:  # read before the move below
+        return stale
+
+    # another way in (Discord, the terminal) makes Cy's move first
+    from bot.core import Who
+
+    record = await menv.service.game_record(gid)
+    cy = next(p for p in record.players if p.name == "Cy")
+    from bot import moves
+
+    await menv.service.act(Who(cy.user_id, "Cy"), gid,
+                           lambda legal: moves.bid(legal, company="M&O", price="70"),
+                           interaction_id="elsewhere")
+    assert len(await menv.service.store.actions(gid)) == 1
+    menv.mail.position = before_the_other_move  # type: ignore[method-assign]
+    try:
+        await menv.send(MailEnv.answer(turn, CY, ["bid M&O 70"]))
+    finally:
+        menv.mail.position = real_position  # type: ignore[method-assign]
+    answer = text_of(menv.recorder.last(CY))
+    assert "REFUSED  bid M&O 70" in answer and "moved on" in answer, answer
+    assert len(await menv.service.store.actions(gid)) == 1
+
+
 async def test_turn_mail_attaches_map_and_market(tmp_path: Path) -> None:
     menv = MailEnv(tmp_path, render_images=True)
     await menv.start()
