@@ -131,20 +131,13 @@ class ServiceTurns(ServiceCore):
     async def _spent(self, record: GameRecord, state: TurnState | None,
                      now: float) -> list[tuple[str, float]]:
         """(name, seconds spent on turns) per seated player, the running turn included."""
-        clocks = await self.long.clocks(record.id)
-        out = []
-        for p in record.seated:
-            if p.user_id <= 0:
-                continue
-            spent = clocks.get((p.engine_id, p.user_id), 0.0)
-            if state is not None and p.engine_id in state.acting:
-                spent += max(0.0, now - state.accounted_at)
-            out.append((p.name, spent))
-        return out
+        names = {p.engine_id: p.name for p in record.seated}
+        return [(names[eid], spent) for eid, spent in await self._engine_clocks(record, state, now)]
 
     async def _engine_clocks(self, record: GameRecord, state: TurnState | None,
                              now: float) -> list[tuple[str, float]]:
-        """(engine player id, seconds on turns) per seated player: what the card shows."""
+        """(engine player id, seconds on turns) per seated player, the running turn included:
+        what the card and the clocks line show."""
         clocks = await self.long.clocks(record.id)
         out = []
         for p in record.seated:
