@@ -28,6 +28,17 @@ def _asker(asked: AskedRecord) -> Who:
     return Who(asked.asker_id, asked.asker_name, asked.asker_admin)
 
 
+async def _find(service: ServicePlay, who: Who, kind: str, asked_id: int, gone: str,
+                not_yours: str) -> AskedRecord:
+    """The stored request a button names, if it is still there and `who` may answer it."""
+    asked = await service.asked.get(kind, asked_id)
+    if asked is None:
+        raise BotError(gone)
+    if who.user_id != asked.answerer_id:
+        raise BotError(not_yours)
+    return asked
+
+
 async def _current(service: ServicePlay, asked: AskedRecord, moved: str) -> Live:
     """The caller holds the game's lock: the game in memory, with `asked` answered (deleted);
     BotError(moved) when the game has moved on (or ended) since it was asked, or when the
@@ -73,11 +84,9 @@ async def ask(service: ServicePlay, who: Who, game_id: int, log_length: int,
 async def answer(service: ServicePlay, who: Who, request_id: int, accept: bool,
                  interaction_id: str | None) -> Reply:
     """The seller's president answers: the purchase is made (as the buyer's move) or not."""
-    request = await service.asked.get("sale", request_id)
-    if request is None:
-        raise BotError("This train sale request no longer exists (ask again).")
-    if who.user_id != request.answerer_id:
-        raise BotError("Only the selling corporation's president can answer.")
+    request = await _find(service, who, "sale", request_id,
+                          "This train sale request no longer exists (ask again).",
+                          "Only the selling corporation's president can answer.")
     async with service._locks[request.game_id]:
         live = await _current(service, request,
                               "The game has moved on since this request; ask again.")
@@ -144,11 +153,9 @@ async def confirm(service: ServicePlay, who: Who, proposal_id: int,
 
 async def _run(service: ServicePlay, who: Who, proposal_id: int,
                interaction_id: str | None) -> Reply:
-    proposal = await service.asked.get("run", proposal_id)
-    if proposal is None:
-        raise BotError("This proposal no longer exists: use /run again.")
-    if who.user_id != proposal.answerer_id:
-        raise BotError("Only the player who asked for this run can confirm it.")
+    proposal = await _find(service, who, "run", proposal_id,
+                           "This proposal no longer exists: use /run again.",
+                           "Only the player who asked for this run can confirm it.")
     async with service._locks[proposal.game_id]:
         live = await _current(service, proposal,
                               "The game has moved on since this proposal: use /run again.")

@@ -228,23 +228,8 @@ class OperatingRound1870(OperatingRound):
             self._resort()
 
     def _protection(self, action: Any) -> None:
-        g = self.game
-        sale = self.queue()[0]
-        pid = str(action.entity)
-        if pid != sale.president:
-            raise EngineError(f"{g.player_name(str(sale.president))} must first decide whether to "
-                              f"price-protect {sale.corp}.", rule="protection.turn")
-        if action.type == "buy_shares":
-            err = protection.protect_error(g, sale, set())
-            if err:
-                raise EngineError(err, rule="protection.refused")
-            protection.protect(g, sale, pid, list(action.shares))
-            self.queue().pop(0)
-        elif action.type == "pass":
-            protection.decline(g, self.queue().pop(0))
+        if not protection.answer(self.game, action, set()):
             self._resort()
-        else:
-            raise EngineError("Price-protect (buy the shares just sold) or pass.", rule="protection.kind")
         # the protections nobody can make now lapse at once, before any connection check
         self._skip_unprotectable()
 

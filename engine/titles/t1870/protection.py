@@ -113,3 +113,25 @@ def decline(game: Game, sale: Sale) -> None:
     corp = game.state.corporations[sale.corp]
     if corp.cell is not None and not corp.closed:
         zones.drop_for_sale(game, corp, sale.pct // 10)
+
+
+def answer(game: Game, action: Any, sold_this_round: set[str]) -> bool:
+    """The president before the first queued sale protects it (True) or passes (False); the
+    sale leaves the queue. The rounds (stock, operating) decide what follows."""
+    q = queue(game)
+    sale = q[0]
+    pid = str(action.entity)
+    if pid != sale.president:
+        raise EngineError(f"{game.player_name(str(sale.president))} must first decide whether "
+                          f"to price-protect {sale.corp}.", rule="protection.turn")
+    if action.type == "buy_shares":
+        err = protect_error(game, sale, sold_this_round)
+        if err:
+            raise EngineError(err, rule="protection.refused")
+        protect(game, sale, pid, list(action.shares))
+        queue(game).pop(0)
+        return True
+    if action.type == "pass":
+        decline(game, queue(game).pop(0))
+        return False
+    raise EngineError("Price-protect (buy the shares just sold) or pass.", rule="protection.kind")

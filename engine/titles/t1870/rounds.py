@@ -237,26 +237,12 @@ class StockRound1870(StockRound):
             protection.decline(self.game, q.pop(0))
 
     def _protection(self, action: Any) -> None:
-        g = self.game
-        sale = self.queue()[0]
         pid = str(action.entity)
-        if pid != sale.president:
-            raise EngineError(f"{g.player_name(str(sale.president))} must first decide whether to "
-                              f"price-protect {sale.corp}.", rule="protection.turn")
-        if action.type == "buy_shares":
-            err = protection.protect_error(g, sale, self._sold(pid))
-            if err:
-                raise EngineError(err, rule="protection.refused")
-            protection.protect(g, sale, pid, list(action.shares))
-            self.queue().pop(0)
+        if protection.answer(self.game, action, self._sold(pid)):
             # the protection is that player's turn: play resumes to his left
-            self.index = [p.id for p in g.state.players].index(pid)
+            self.index = [p.id for p in self.game.state.players].index(pid)
             self.last_actor = self.index
             self.passes = 0
-        elif action.type == "pass":
-            protection.decline(g, self.queue().pop(0))
-        else:
-            raise EngineError("Price-protect (buy the shares just sold) or pass.", rule="protection.kind")
         self._skip_unprotectable()
         if self.queue():
             return
