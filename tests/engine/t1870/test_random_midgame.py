@@ -20,7 +20,8 @@ from tests.engine.test_properties_titles import check_invariants
     (BANK, 621, 3, []),  # FW is about to make its connection run
     # the same game under diesels until its first 8-train (862); seed 1 buys a D with a
     # trade-in since the legal answer offers only the lays a corporation can make (was seed 4)
-    (BANK, 840, 1, ["diesels"]),
+    # slow (about 20 s): the diesel trade-ins have their unit tests in test_diesels.py
+    pytest.param(BANK, 840, 1, ["diesels"], marks=pytest.mark.slow),
 ])
 def test_random_play_from_a_late_position(name: str, upto: int, seed: int, options: list[str]) -> None:
     data = json.loads(json.dumps(fixture(name)))

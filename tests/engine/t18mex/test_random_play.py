@@ -64,7 +64,9 @@ def money(g: Game) -> int:
 # are capped at the treasury; that choice is covered by test_legal_choices on a real game;
 # discard: 4 or 23 since the legal answer offers only what the treasury, or the president in a
 # forced purchase, can pay for; 165, 19, 13 and 14 no longer get there)
-@pytest.mark.parametrize("decision,seeds", [pytest.param("merge", (155, 165), marks=pytest.mark.slow), ("discard_train", (4, 23))])
+# both cases whole games (27-70 s), so -m slow; the merger and discards have unit tests in
+# test_merger.py and test_legal_choices.py
+@pytest.mark.parametrize("decision,seeds", [pytest.param("merge", (155, 165), marks=pytest.mark.slow), pytest.param("discard_train", (4, 23), marks=pytest.mark.slow)])
 def test_random_play_passes_phase_5_and_the_ndm_merger(decision: str, seeds: tuple[int, ...]) -> None:
     tried = []
     for seed in seeds:
