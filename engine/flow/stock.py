@@ -15,6 +15,8 @@ from engine.flow.share_moves import par_place, sale_bundle, sell_certs
 from engine.state import IPO, MARKET, Cert, Corporation
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from engine.game import Game
     from engine.title import Title
 
@@ -75,14 +77,17 @@ class StockRound(Round):
         if self.game.state.player(pid).bankrupt:
             return []
         out: list[str] = []
-        if self.must_sell(pid) and self.sellable(pid):
-            return ["sell_shares"]
+        sellable: bool | None = None  # asked once: nothing changes between the two questions
+        if self.must_sell(pid):
+            sellable = self.sellable(pid)
+            if sellable:
+                return ["sell_shares"]
         if not self.turn_state.bought:
             if self.buyable(pid):
                 out.append("buy_shares")
             if self.parable(pid):
                 out.append("par")
-        if self.sellable(pid):
+        if sellable if sellable is not None else self.sellable(pid):
             out.append("sell_shares")
         out.extend(self.title.extra_stock_kinds(self.game, self, pid))
         if out:
@@ -123,7 +128,9 @@ class StockRound(Round):
         return None
 
     def buyable_certs(self, pid: str) -> list[tuple[Cert, int]]:
-        out = []
+        return list(self._buyable(pid))
+
+    def _buyable(self, pid: str) -> Iterator[tuple[Cert, int]]:
         for corp in self.game.state.corporations.values():
             if corp.kind != "corporation" or not corp.ipoed or corp.closed:
                 continue
@@ -134,11 +141,11 @@ class StockRound(Round):
                     continue
                 seen.add(key)
                 if self.buy_error(pid, corp, cert) is None:
-                    out.append((cert, self.price_for(cert, corp) * cert.percent // 10))
-        return out
+                    yield (cert, self.price_for(cert, corp) * cert.percent // 10)
 
     def buyable(self, pid: str) -> bool:
-        return bool(self.buyable_certs(pid))
+        """bool(buyable_certs(pid)), stopping at the first certificate found."""
+        return next(self._buyable(pid), None) is not None
 
     def par_cells(self, pid: str, corp: Corporation) -> list[str]:
         return self.title.par_cells_for(self.game, pid, corp)
@@ -189,7 +196,14 @@ class StockRound(Round):
         return out
 
     def sellable(self, pid: str) -> bool:
-        return bool(self.sell_options(pid))
+        """bool(sell_options(pid)), stopping at the first sale found."""
+        for corp in self.game.state.corporations.values():
+            held = shares.percent(corp, pid)
+            if not held or corp.kind != "corporation":
+                continue
+            if any(self.sell_error(pid, corp, p) is None for p in range(10, held + 1, 10)):
+                return True
+        return False
 
     def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Cert] | None = None) -> str | None:
         g, t = self.game, self.title

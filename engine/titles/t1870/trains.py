@@ -150,8 +150,10 @@ class TrainRules1870(Title):
         for t in game.state.trains:
             if not t.gone and t.owner is not None:
                 held[t.owner] = held.get(t.owner, 0) + 1
-        return [c for c in game.state.corporations.values()
-                if not c.closed and held.get(c.id, 0) > self.train_limit_for(game, c)]
+        if not held:
+            return []
+        return [c for c in game.state.corporations.values()  # (limits asked only of holders)
+                if not c.closed and c.id in held and held[c.id] > self.train_limit_for(game, c)]
 
     def discard_train(self, game: Game, corp: Corporation, action: Any) -> None:
         train = self.find_train(game, corp, action.train)
