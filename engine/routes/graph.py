@@ -138,6 +138,11 @@ class TrackGraph:
                     self._by_chain.setdefault(link.chain, []).append(link)
         return self._by_chain
 
+    def hex_paths(self, hex_name: str) -> tuple[PathInfo, ...]:
+        """The paths of one hex, in id order (as `[p for p in paths if p.hex == hex_name]`)."""
+        placed = self.placed.get(hex_name)
+        return placed[0] if placed is not None else ()
+
     def node(self, ref: NodeRef) -> NodeInfo:
         return self.nodes[self.node_ids[ref]]
 

@@ -349,10 +349,29 @@ def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name:
     if any(g.nodes[n].hex == hex_name for n in token_nodes(board, g, corp)):
         return True
     # a reached path adds its own hex's edges and the facing edges of its neighbours
-    near = [h for h, hx in g.data.hexes.items() if h == hex_name or hex_name in hx.neighbors.values()]
+    near = _near(g.data).get(hex_name, ())
     targets = [pid for h in near for pids in g.ends.get(h, {}).values() for pid in pids
                if h == hex_name or not want.isdisjoint(_path_step(g, pid).edges)]
     return reaches_any(board, corp, pass_through, targets)
+
+
+_NEAR: dict[int, tuple[Any, dict[str, list[str]]]] = {}
+
+
+def _near(data: Any) -> dict[str, list[str]]:
+    """Per hex, the hexes that are it or have it as a neighbour, in the title's hex order
+    (made once per title's data)."""
+    got = _NEAR.get(id(data))
+    if got is not None and got[0] is data:
+        return got[1]
+    near: dict[str, list[str]] = {}
+    for h, hx in data.hexes.items():
+        for x in {h, *hx.neighbors.values()}:
+            near.setdefault(x, []).append(h)
+    if len(_NEAR) > 16:
+        _NEAR.clear()
+    _NEAR[id(data)] = (data, near)
+    return near
 
 
 def reaches_city(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,
