@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
 from engine.errors import EngineError
+from engine.flow.asked import AskedCounts
 from engine.flow.base import Round
 from engine.flow.share_moves import par_place, sale_bundle, sell_certs
 from engine.state import IPO, MARKET, Cert, Corporation
@@ -32,7 +33,7 @@ class Turn:
     sold_corps: list[str] = field(default_factory=list)
 
 
-class StockRound(Round):
+class StockRound(Round, AskedCounts):
     kind = "stock"
 
     def __init__(self, game: Game) -> None:
@@ -69,10 +70,13 @@ class StockRound(Round):
         return bool(self.title.no_sell_first_sr and self.number == 1)
 
     def must_sell(self, pid: str) -> bool:
-        return self.title.cert_count(self.game, pid) > self.title.cert_limit(self.game)
+        return self.count_now(pid) > self.limit_now()
 
     # ------------------------------------------------------------ what is legal
     def kinds(self) -> list[str]:
+        return self.asking(self._kinds)  # (nothing changes while it is asked)
+
+    def _kinds(self) -> list[str]:
         pid = self.player_id()
         if self.game.state.player(pid).bankrupt:
             return []
@@ -119,7 +123,7 @@ class StockRound(Round):
         if (
             t.counts_for_cert_limit(g, corp)
             and t.cert_counts(corp, cert)
-            and t.cert_count(g, pid) + 1 > t.cert_limit(g)
+            and self.count_now(pid) + 1 > self.limit_now()
         ):
             return f"You are at the certificate limit ({t.cert_limit(g)})."
         price = self.price_for(cert, corp) * cert.percent // 10
@@ -168,7 +172,7 @@ class StockRound(Round):
             return err
         if corp.ipoed:
             return f"{corp.id} has already been started."
-        if t.cert_count(g, pid) + 1 > t.cert_limit(g):
+        if self.count_now(pid) + 1 > self.limit_now():
             return f"You are at the certificate limit ({t.cert_limit(g)})."
         cells = self.par_cells(pid, corp)
         cash = g.state.player(pid).cash
