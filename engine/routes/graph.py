@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from engine.core.data import Node, TitleData
-from engine.routes.pieces import _crossings, _lanes_meet, _Piece, _piece, _pieces_of
+from engine.routes.pieces import _crossings, _hex_order, _lanes_meet, _Piece, _piece, _pieces_of
 from engine.routes.types import Board, NodeRef
 
 # An endpoint inside one hex: ("edge", e, lane) with lane (count, index) or None,
@@ -110,6 +111,13 @@ class TrackGraph:
     _path_nodes: list[tuple[int, ...]] | None = None
     # hex -> its numbered part (shared with other graphs where the hex and its numbering agree)
     placed: dict[str, Any] = field(default_factory=dict)
+    # what the next graph of the title reuses (see `_build`): the laid tiles built for, the
+    # pieces and stubs, and per hex in the title's order (and at the end) the numbers of paths,
+    # nodes and stubs before it
+    tiles: frozenset[tuple[str, tuple[str, int]]] = frozenset()
+    pieces: dict[str, _Piece] = field(default_factory=dict)
+    stubs: list[tuple[int, ...]] = field(default_factory=list)
+    starts: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def path_nodes(self) -> list[tuple[int, ...]]:
@@ -159,22 +167,38 @@ class TrackGraph:
         return base
 
 
-def _build(board: Board) -> TrackGraph:
+def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
+           prev: TrackGraph | None = None) -> TrackGraph:
     """The graph, hex by hex in the title's hex order (paths and nodes numbered in that order,
-    then a bit per hex-edge crossing in the order the hexes meet them, then a bit per stub)."""
+    then a bit per hex-edge crossing in the order the hexes meet them, then a bit per stub).
+    `prev`, a graph of the same title: the hexes before the first one whose tile differs are
+    numbered as there, so its parts for them are taken as they are."""
     data = board.data
-    g = TrackGraph(data=data)
-    paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
-    stubs: list[tuple[int, ...]] = []
-    pieces: dict[str, _Piece] = {}
+    g = TrackGraph(data=data, tiles=tiles_key)
     known = _pieces_of(data)
+    items = _hex_items(data, known)
+    start = 0
+    if prev is not None and prev.data is data and len(prev.node_ids) == len(prev.nodes):
+        order = _hex_order(data)
+        start = min((order.get(h, 0) for h, _ in tiles_key ^ prev.tiles), default=len(items))
+        if start:
+            p0, n0, s0 = prev.starts[start]
+            g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
+            g.node_ids = dict(islice(prev.node_ids.items(), n0))
+            g.ends = dict(islice(prev.ends.items(), start))
+            g.placed = dict(islice(prev.placed.items(), start))
+            g.pieces = dict(islice(prev.pieces.items(), start))
+            g.starts = prev.starts[:start]
+    paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
+    stubs, pieces, starts = g.stubs, g.pieces, g.starts
     tiles = board.tiles
-    for hex_name, of_hex in known.items():
+    for hex_name, of_hex in items[start:]:
+        base, node_base = len(paths), len(nodes)
+        starts.append((base, node_base, len(stubs)))
         piece = of_hex.get(tiles.get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
         pieces[hex_name] = piece
-        base, node_base = len(paths), len(nodes)
         placed = piece.placed.get((base, node_base))
         if placed is None:
             placed = (
@@ -194,6 +218,7 @@ def _build(board: Board) -> TrackGraph:
         for info in node_infos:
             node_ids[info.ref] = info.id
         nodes.extend(node_infos)
+    starts.append((len(paths), len(nodes), len(stubs)))
     nbits = len(paths)
     # hex-edge crossings get the bits after the paths, numbered with the earlier hex of the two
     crossing_bits = g.crossing_bits
@@ -286,6 +311,21 @@ def _walk(
 
 _CACHE: dict[tuple[object, ...], TrackGraph] = {}
 _CACHE_SIZE = 64
+_LAST: list[TrackGraph] = []  # the graph last asked for (the next one built starts from it)
+
+
+def _hex_items(data: TitleData, known: dict[str, dict[tuple[str, int] | None, _Piece]]
+               ) -> list[tuple[str, dict[tuple[str, int] | None, _Piece]]]:
+    """known's items in the title's hex order, as a list (made once per title's data)."""
+    got = _ITEMS.get(id(data))
+    if got is None or got[0] is not known:
+        if len(_ITEMS) > 16:
+            _ITEMS.clear()
+        got = _ITEMS[id(data)] = (known, list(known.items()))
+    return got[1]
+
+
+_ITEMS: dict[int, tuple[Any, list[tuple[str, dict[tuple[str, int] | None, _Piece]]]]] = {}
 
 
 def board_key(board: Board) -> tuple[object, ...]:
@@ -297,8 +337,11 @@ def track_graph(board: Board) -> TrackGraph:
     key = board_key(board)
     g = _CACHE.get(key)
     if g is None:
-        g = _build(board)
+        tiles_key = key[2]
+        assert isinstance(tiles_key, frozenset)
+        g = _build(board, tiles_key, _LAST[0] if _LAST else None)
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = g
+    _LAST[:] = [g]
     return g

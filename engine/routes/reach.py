@@ -17,6 +17,7 @@ from engine.routes.graph import (
     board_key,
     track_graph,
 )
+from engine.routes.pieces import _hex_order
 from engine.routes.types import Board, NodeRef
 
 # ---------------------------------------------------------------------------------------------
@@ -236,7 +237,7 @@ def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str
 def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: frozenset[int]
                 ) -> _ReachWalk:
     g = track_graph(board)
-    order = {h: i for i, h in enumerate(g.data.hexes)}
+    order = _hex_order(g.data)
     tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
     walker = _ReachWalk(board, g, corp, pass_through)
     walker.reached_nodes.update(tokens)
