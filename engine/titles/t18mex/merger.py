@@ -47,7 +47,7 @@ class MergerRules(MexShareRules):
         held = self.counted_holdings(game)
         for corp in st.corporations.values():
             if corp.kind == "corporation" and not corp.closed and \
-                    held.get(corp.id, 0) > self.train_limit_for(game, corp):
+                    corp.id in held and held[corp.id] > self.train_limit_for(game, corp):
                 return (corp.id, "corporation", ["discard_train"])
         return None
 
