@@ -109,6 +109,8 @@ class TrackGraph:
     path_bits: dict[int, int] = field(default_factory=dict)
     nbits: int = 0
     _path_nodes: list[tuple[int, ...]] | None = None
+    # node -> the paths with another node on them (made on first use, see reach.reaches_two_nodes)
+    beyond: dict[int, frozenset[int]] = field(default_factory=dict)
     # hex -> its numbered part (shared with other graphs where the hex and its numbering agree)
     placed: dict[str, Any] = field(default_factory=dict)
     # what the next graph of the title reuses (see `_build`): the laid tiles built for, the

@@ -334,8 +334,11 @@ def reaches_two_nodes(board: Board, corp: str, pass_through: frozenset[str] = fr
     if len(tokens) != 1:
         return len(tokens) >= 2  # the token cities count as reached; none: nothing is
     home = tokens[0]
-    return reaches_any(board, corp, pass_through,
-                       [pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes)])
+    beyond = g.beyond.get(home)
+    if beyond is None:
+        beyond = g.beyond[home] = frozenset(
+            pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes))
+    return reaches_any(board, corp, pass_through, beyond)
 
 
 def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,
