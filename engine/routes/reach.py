@@ -4,7 +4,7 @@ hexes), walked once per tile layout and token placement and cached."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,7 +203,7 @@ class _Complete(Exception):
     """The reach walk has found everything it could find, or what it was looking for."""
 
 
-def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str],
+def _closure(g: TrackGraph, passable: Callable[[int], bool],
              tokens: list[int]) -> tuple[set[int], set[int], set[tuple[str, int]]]:
     """The paths, nodes and edges the reach walk could reach at most: the same moves
     with none of the walk's never-turn-back limits. The walk's sets only grow and stay within
@@ -225,7 +225,7 @@ def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str
         nodes.update(step.nodes)
         if not step.terminal:
             for nid in step.nodes:
-                if nid not in expanded and can_pass(board, g.nodes[nid], corp, pass_through):
+                if nid not in expanded and passable(nid):
                     expanded.add(nid)
                     info = g.nodes[nid]
                     stack.extend(g.ends[info.hex].get((info.kind, info.ref[2], None), ()))
@@ -241,7 +241,7 @@ def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: 
     tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
     walker = _ReachWalk(board, g, corp, pass_through)
     walker.reached_nodes.update(tokens)
-    paths, nodes, edges = _closure(board, g, corp, pass_through, tokens)
+    paths, nodes, edges = _closure(g, walker.passable, tokens)  # (the walk keeps its answers)
     walker.whole = (len(paths), len(nodes), len(edges))
     walker.targets = targets & paths
     if targets and not walker.targets:
