@@ -117,16 +117,21 @@ class _ReachWalk:
         return ok
 
     def walk_path(self, origin: int, pid: int, skip: int | None, converging: bool) -> None:
+        if pid in self.visited_paths:
+            return
         step = self.table[pid] or _path_step(self.g, pid)
         crossed = self.crossed
-        if pid in self.visited_paths or any(crossed.get(m) for m in step.marks):
-            return
+        for m in step.marks:
+            if crossed.get(m):
+                return
         self.visited_paths.add(pid)
-        self.reached_paths.add(pid)
-        self.edges.update(step.edges)
-        self.reached_nodes.update(step.nodes)
-        if pid in self.targets or (
-                (len(self.reached_paths), len(self.reached_nodes), len(self.edges)) == self.whole):
+        reached_paths, reached_nodes, edges = self.reached_paths, self.reached_nodes, self.edges
+        reached_paths.add(pid)
+        edges.update(step.edges)
+        reached_nodes.update(step.nodes)
+        whole = self.whole
+        if pid in self.targets or (len(reached_paths) == whole[0] and len(reached_nodes) == whole[1]
+                                   and len(edges) == whole[2]):
             raise _Complete
         if not step.terminal:
             for nid in step.nodes:
