@@ -96,18 +96,16 @@ class TrackGraph:
     paths: list[PathInfo] = field(default_factory=list)
     # hex -> endpoint -> ids of the paths ending there
     ends: dict[str, dict[EP, list[int]]] = field(default_factory=dict)
-    crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int] = field(
-        default_factory=dict
-    )
     # the links (made on first use: a reach walk needs none)
     _links_from: list[list[Link]] | None = None
     # chain of hexes -> links whose chain is exactly that (in that direction)
     _by_chain: dict[tuple[str, ...], list[Link]] | None = None
     # per path, what the reach walk needs (made on first use, see `_walk_table`)
     walk_table: list[_PathStep | None] | None = None
-    # path id -> extra resource bits it uses (an off-centre town's shared stub)
-    path_bits: dict[int, int] = field(default_factory=dict)
-    nbits: int = 0
+    # the resource bits of the links' masks, numbered on first use (a reach walk needs none):
+    # hex-edge crossing -> its bit number; path id -> the extra bits it uses (an off-centre
+    # town's shared stub); the number of bits
+    _bits: tuple[dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int], dict[int, int], int] | None = None
     _path_nodes: list[tuple[int, ...]] | None = None
     # node -> the paths with another node on them (made on first use, see reach.reaches_two_nodes)
     beyond: dict[int, frozenset[int]] = field(default_factory=dict)
@@ -130,6 +128,18 @@ class TrackGraph:
                       for nid in [self.node_ids.get((p.hex, ep[0], ep[1]))] if nid is not None)
                 for p in self.paths]
         return self._path_nodes
+
+    @property
+    def crossing_bits(self) -> dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int]:
+        return (self._bits or _number_bits(self))[0]
+
+    @property
+    def path_bits(self) -> dict[int, int]:
+        return (self._bits or _number_bits(self))[1]
+
+    @property
+    def nbits(self) -> int:
+        return (self._bits or _number_bits(self))[2]
 
     @property
     def links_from(self) -> list[list[Link]]:
@@ -171,8 +181,8 @@ class TrackGraph:
 
 def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
            prev: TrackGraph | None = None) -> TrackGraph:
-    """The graph, hex by hex in the title's hex order (paths and nodes numbered in that order,
-    then a bit per hex-edge crossing in the order the hexes meet them, then a bit per stub).
+    """The graph, hex by hex in the title's hex order (paths and nodes numbered in that order;
+    the other resource bits are numbered when first asked for, see `_number_bits`).
     `prev`, a graph of the same title: the hexes before the first one whose tile differs are
     numbered as there, so its parts for them are taken as they are."""
     data = board.data
@@ -221,9 +231,17 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             node_ids[info.ref] = info.id
         nodes.extend(node_infos)
     starts.append((len(paths), len(nodes), len(stubs)))
-    nbits = len(paths)
+    return g
+
+
+def _number_bits(g: TrackGraph) -> tuple[dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int],
+                                         dict[int, int], int]:
+    """The graph's resource bits after its paths': a bit per hex-edge crossing in the order the
+    hexes meet them, then a bit per stub."""
+    pieces = g.pieces
+    nbits = len(g.paths)
     # hex-edge crossings get the bits after the paths, numbered with the earlier hex of the two
-    crossing_bits = g.crossing_bits
+    crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int] = {}
     for hex_name, piece in pieces.items():
         if not piece.later:
             continue
@@ -236,12 +254,13 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             piece.crossings[sig] = keys
         crossing_bits.update(zip(keys, range(nbits, nbits + len(keys)), strict=True))
         nbits += len(keys)
-    for pids in stubs:
+    path_bits: dict[int, int] = {}
+    for pids in g.stubs:
         for pid in pids:
-            g.path_bits[pid] = 1 << nbits
+            path_bits[pid] = 1 << nbits
         nbits += 1
-    g.nbits = nbits
-    return g
+    g._bits = (crossing_bits, path_bits, nbits)
+    return g._bits
 
 
 def _across(
