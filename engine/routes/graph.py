@@ -350,7 +350,10 @@ _ITEMS: dict[int, tuple[Any, list[tuple[str, dict[tuple[str, int] | None, _Piece
 
 
 def board_key(board: Board) -> tuple[object, ...]:
-    return (board.data.title, id(board.data), frozenset(board.tiles.items()))
+    key: tuple[object, ...] | None = board.memo.get("tiles")
+    if key is None:
+        key = board.memo["tiles"] = (board.data.title, id(board.data), frozenset(board.tiles.items()))
+    return key
 
 
 def track_graph(board: Board) -> TrackGraph:

@@ -271,7 +271,7 @@ def reaches_any(board: Board, corp: str, pass_through: frozenset[str], targets: 
     wanted = frozenset(targets)
     if not wanted:
         return False
-    key = (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp, pass_through, wanted)
+    key = (*_reach_key(board, corp, pass_through), wanted)
     hit = _REACHES_CACHE.get(key)
     if hit is None:
         hit = bool(_walk_reach(board, corp, pass_through, wanted).reached_paths & wanted)
@@ -316,8 +316,10 @@ def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset(
 
 
 def _reach_key(board: Board, corp: str, pass_through: frozenset[str]) -> tuple[object, ...]:
-    return (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp,
-            pass_through)
+    tokens = board.memo.get("tokens")
+    if tokens is None:
+        tokens = board.memo["tokens"] = frozenset((k, tuple(v)) for k, v in board.tokens.items())
+    return (board_key(board), tokens, corp, pass_through)
 
 
 def known_reach(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach | None:
