@@ -5,17 +5,20 @@ certificate and company looked at. Outside such a question they are reckoned eve
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from engine.game import Game
+
+
+T = TypeVar("T")
 
 
 class AskedCounts:
     game: Game
     _asked: dict[str | None, int] | None = None  # player -> count, None -> the limit
 
-    def asking(self, ask: Callable[[], list[str]]) -> list[str]:
+    def asking(self, ask: Callable[[], T]) -> T:
         if self._asked is not None:
             return ask()
         self._asked = {}

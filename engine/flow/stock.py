@@ -12,7 +12,7 @@ from engine.core import shares
 from engine.errors import EngineError
 from engine.flow.asked import AskedCounts
 from engine.flow.base import Round
-from engine.flow.share_moves import par_place, sale_bundle, sell_certs
+from engine.flow.share_moves import find_cert, par_place, sale_bundle, sell_certs
 from engine.state import IPO, MARKET, Cert, Corporation
 
 if TYPE_CHECKING:
@@ -97,6 +97,24 @@ class StockRound(Round, AskedCounts):
         if out:
             out.append("pass")
         return out
+
+    def has_moves(self) -> bool:
+        """Whether the player has a move besides passing (kinds() holds one), stopping at the
+        first found where the kinds are the common ones."""
+        if type(self).kinds is not StockRound.kinds:
+            return any(k != "pass" for k in self.kinds())
+        return self.asking(self._has_moves)
+
+    def _has_moves(self) -> bool:
+        """Whether the common kinds (StockRound.kinds) hold a move besides passing."""
+        pid = self.player_id()
+        if self.game.state.player(pid).bankrupt:
+            return False
+        # as _kinds: a sale (whether he must sell or may), a purchase or a par before he has
+        # bought, or a title's own kind
+        if self.sellable(pid) or (not self.turn_state.bought and (self.buyable(pid) or self.parable(pid))):
+            return True
+        return bool(self.title.extra_stock_kinds(self.game, self, pid))
 
     def price_for(self, cert: Cert, corp: Corporation) -> int:
         if cert.owner == MARKET:
@@ -273,7 +291,7 @@ class StockRound(Round, AskedCounts):
         self.passes = 0
         pid = self.player_id()
         # the turn ends by itself when nothing more is possible
-        if not [k for k in self.kinds() if k != "pass"]:
+        if not self.has_moves():
             self._end_turn(passed=False)
         else:
             self._settle_current(pid)
@@ -301,7 +319,7 @@ class StockRound(Round, AskedCounts):
     def _settle(self) -> None:
         """Skip players who can do nothing (each counts as a pass)."""
         guard = 0
-        while not self.finished and not self.kinds():
+        while not self.finished and not self.has_moves():
             self.skipped.append(self.player_id())
             self.passes += 1
             guard += 1
@@ -352,23 +370,7 @@ class StockRound(Round, AskedCounts):
 
     def _find_cert(self, cert_id: str, want_owner: tuple[str, ...] | None = None,
                    holder: str | None = None) -> Cert:
-        corp_id = cert_id.rsplit("_", 1)[0]
-        corp = self.game.state.corporations.get(corp_id)
-        if corp is None:
-            raise EngineError(f"There is no certificate {cert_id}.", rule="stock.cert")
-        cert = next((c for c in corp.certs if c.id == cert_id), None)
-        if cert is None:
-            raise EngineError(f"There is no certificate {cert_id}.", rule="stock.cert")
-        ok = (want_owner and cert.owner in want_owner) or (holder and cert.owner == holder)
-        if not ok:
-            # an equivalent certificate (same corporation, size and place) will do
-            places = want_owner or (holder,)
-            alt = next((c for c in corp.certs if c.owner in places and c.percent == cert.percent
-                        and c.president == cert.president), None)
-            if alt is None:
-                raise EngineError(f"Certificate {cert_id} is not available.", rule="stock.cert")
-            cert = alt
-        return cert
+        return find_cert(self.game, cert_id, want_owner, holder)
 
     def _do_sell_shares(self, pid: str, action: Any) -> None:
         g, t = self.game, self.title
