@@ -24,6 +24,7 @@ class Market:
         self.par_cells: dict[str, Cell] = {
             p["id"]: (p["row"], p["col"]) for p in market.get("par_cells", [])
         }
+        self._parsed: dict[str, Cell] = {}  # cell id -> cell, of the ids parsed so far
 
     # ----- geometry
     def exists(self, cell: Cell) -> bool:
@@ -40,6 +41,16 @@ class Market:
         return f"{self.price(cell)},{cell[0]},{cell[1]}"
 
     def parse_cell_id(self, cid: str) -> Cell:
+        cell = self._parsed.get(cid)
+        if cell is not None:
+            return cell
+        cell = self._parse_cell_id(cid)
+        if len(self._parsed) > 1024:  # (a grid's ids are few; only valid ones are kept)
+            self._parsed.clear()
+        self._parsed[cid] = cell
+        return cell
+
+    def _parse_cell_id(self, cid: str) -> Cell:
         try:
             price_s, r, c = cid.split(",")
             cell = (int(r), int(c))

@@ -11,6 +11,8 @@ from engine.routes.types import Board
 from engine.state import Corporation
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from engine.flow.operating import OperatingRound
     from engine.flow.or_host import OperatingHost
     from engine.game import Game
@@ -106,12 +108,13 @@ class TokenRules(OperatingHost):
         return len(geo.cities)
 
     def token_targets(self, game: Game, corp: Corporation) -> list[tuple[str, int]]:
+        return list(self._token_targets(game, corp))
+
+    def _token_targets(self, game: Game, corp: Corporation) -> Iterator[tuple[str, int]]:
         reach = self.reach(game, corp)
-        out = []
         for h, _kind, idx in sorted(reach.cities):
             if self.token_city_error(game, corp, h, idx, None, reach) is None:
-                out.append((h, idx))
-        return out
+                yield (h, idx)
 
     def next_token_cost(self, game: Game, corp: Corporation) -> int | None:
         left = self.unplaced_tokens(corp)
@@ -123,7 +126,7 @@ class TokenRules(OperatingHost):
         cost = self.next_token_cost(game, corp)
         if cost is None or cost > corp.cash:
             return False
-        return bool(self.token_targets(game, corp))
+        return next(self._token_targets(game, corp), None) is not None  # (the first one will do)
 
     def parse_city(self, game: Game, city_id: str) -> tuple[str, int]:
         """City id "<tile copy id>-<part index>" or "<hex>-<k>-<part>" -> (hex, city index)."""

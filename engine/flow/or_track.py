@@ -144,7 +144,7 @@ class TrackRules(OperatingHost):
 
         old_board = self.board(game)
         old_graph = track_graph(old_board)
-        old_paths = [p for p in old_graph.paths if p.hex == hex_name]
+        old_paths = old_graph.hex_paths(hex_name)
         if not old_paths:
             return None  # a first tile on an empty hex is all new track
         new_board = Board(old_board.data, {**old_board.tiles, hex_name: (tile.name, rotation)}, old_board.tokens)
@@ -162,9 +162,7 @@ class TrackRules(OperatingHost):
         # the new tile's paths that would satisfy the rule if the corporation reaches them
         new_track: list[int] = []
         changed: list[int] = []
-        for new in new_graph.paths:
-            if new.hex != hex_name:
-                continue
+        for new in new_graph.hex_paths(hex_name):
             old = next((o for o in old_paths
                         if (shape(new.a), shape(new.b)) in ((shape(o.a), shape(o.b)), (shape(o.b), shape(o.a)))), None)
             if old is None:

@@ -26,7 +26,11 @@ class TrainRules(OperatingHost):
             return []
         out = [upcoming[0]]
         reached = self.phases_reached(game)
+        asked: set[str] = set()  # (only a kind's first train can be added: each kind asked once)
         for t in upcoming:
+            if t.name in asked:
+                continue
+            asked.add(t.name)
             spec = self.train_specs_by_name(t.name)
             avail = spec.get("available_from_phase")
             if avail and avail in reached and all(o.name != t.name for o in out):

@@ -1,5 +1,6 @@
 """Share moves of the common rules: the certificates a sale sends to the market, a sale settled
-(presidency, proceeds, the price's move) and a corporation's par placed on the market."""
+(presidency, proceeds, the price's move), a corporation's par placed on the market, and the
+certificate a move names."""
 
 from __future__ import annotations
 
@@ -52,3 +53,25 @@ def par_place(game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
     corp.par = game.title.market.price(cell)
     mk.place(game.state, corp, cell)
     corp.ipoed = True
+
+
+def find_cert(game: Game, cert_id: str, want_owner: tuple[str, ...] | None = None,
+              holder: str | None = None) -> Cert:
+    """The certificate a move names, or an equivalent one (same corporation, size and place)."""
+    corp_id = cert_id.rsplit("_", 1)[0]
+    corp = game.state.corporations.get(corp_id)
+    if corp is None:
+        raise EngineError(f"There is no certificate {cert_id}.", rule="stock.cert")
+    cert = next((c for c in corp.certs if c.id == cert_id), None)
+    if cert is None:
+        raise EngineError(f"There is no certificate {cert_id}.", rule="stock.cert")
+    ok = (want_owner and cert.owner in want_owner) or (holder and cert.owner == holder)
+    if not ok:
+        # an equivalent certificate (same corporation, size and place) will do
+        places = want_owner or (holder,)
+        alt = next((c for c in corp.certs if c.owner in places and c.percent == cert.percent
+                    and c.president == cert.president), None)
+        if alt is None:
+            raise EngineError(f"Certificate {cert_id} is not available.", rule="stock.cert")
+        cert = alt
+    return cert

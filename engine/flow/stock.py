@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
 from engine.errors import EngineError
+from engine.flow.asked import AskedCounts
 from engine.flow.base import Round
-from engine.flow.share_moves import par_place, sale_bundle, sell_certs
+from engine.flow.share_moves import find_cert, par_place, sale_bundle, sell_certs
 from engine.state import IPO, MARKET, Cert, Corporation
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from engine.game import Game
     from engine.title import Title
 
@@ -30,7 +33,7 @@ class Turn:
     sold_corps: list[str] = field(default_factory=list)
 
 
-class StockRound(Round):
+class StockRound(Round, AskedCounts):
     kind = "stock"
 
     def __init__(self, game: Game) -> None:
@@ -67,27 +70,51 @@ class StockRound(Round):
         return bool(self.title.no_sell_first_sr and self.number == 1)
 
     def must_sell(self, pid: str) -> bool:
-        return self.title.cert_count(self.game, pid) > self.title.cert_limit(self.game)
+        return self.count_now(pid) > self.limit_now()
 
     # ------------------------------------------------------------ what is legal
     def kinds(self) -> list[str]:
+        return self.asking(self._kinds)  # (nothing changes while it is asked)
+
+    def _kinds(self) -> list[str]:
         pid = self.player_id()
         if self.game.state.player(pid).bankrupt:
             return []
         out: list[str] = []
-        if self.must_sell(pid) and self.sellable(pid):
-            return ["sell_shares"]
+        sellable: bool | None = None  # asked once: nothing changes between the two questions
+        if self.must_sell(pid):
+            sellable = self.sellable(pid)
+            if sellable:
+                return ["sell_shares"]
         if not self.turn_state.bought:
             if self.buyable(pid):
                 out.append("buy_shares")
             if self.parable(pid):
                 out.append("par")
-        if self.sellable(pid):
+        if sellable if sellable is not None else self.sellable(pid):
             out.append("sell_shares")
         out.extend(self.title.extra_stock_kinds(self.game, self, pid))
         if out:
             out.append("pass")
         return out
+
+    def has_moves(self) -> bool:
+        """Whether the player has a move besides passing (kinds() holds one), stopping at the
+        first found where the kinds are the common ones."""
+        if type(self).kinds is not StockRound.kinds:
+            return any(k != "pass" for k in self.kinds())
+        return self.asking(self._has_moves)
+
+    def _has_moves(self) -> bool:
+        """Whether the common kinds (StockRound.kinds) hold a move besides passing."""
+        pid = self.player_id()
+        if self.game.state.player(pid).bankrupt:
+            return False
+        # as _kinds: a sale (whether he must sell or may), a purchase or a par before he has
+        # bought, or a title's own kind
+        if self.sellable(pid) or (not self.turn_state.bought and (self.buyable(pid) or self.parable(pid))):
+            return True
+        return bool(self.title.extra_stock_kinds(self.game, self, pid))
 
     def price_for(self, cert: Cert, corp: Corporation) -> int:
         if cert.owner == MARKET:
@@ -114,7 +141,7 @@ class StockRound(Round):
         if (
             t.counts_for_cert_limit(g, corp)
             and t.cert_counts(corp, cert)
-            and t.cert_count(g, pid) + 1 > t.cert_limit(g)
+            and self.count_now(pid) + 1 > self.limit_now()
         ):
             return f"You are at the certificate limit ({t.cert_limit(g)})."
         price = self.price_for(cert, corp) * cert.percent // 10
@@ -123,7 +150,9 @@ class StockRound(Round):
         return None
 
     def buyable_certs(self, pid: str) -> list[tuple[Cert, int]]:
-        out = []
+        return list(self._buyable(pid))
+
+    def _buyable(self, pid: str) -> Iterator[tuple[Cert, int]]:
         for corp in self.game.state.corporations.values():
             if corp.kind != "corporation" or not corp.ipoed or corp.closed:
                 continue
@@ -134,11 +163,11 @@ class StockRound(Round):
                     continue
                 seen.add(key)
                 if self.buy_error(pid, corp, cert) is None:
-                    out.append((cert, self.price_for(cert, corp) * cert.percent // 10))
-        return out
+                    yield (cert, self.price_for(cert, corp) * cert.percent // 10)
 
     def buyable(self, pid: str) -> bool:
-        return bool(self.buyable_certs(pid))
+        """bool(buyable_certs(pid)), stopping at the first certificate found."""
+        return next(self._buyable(pid), None) is not None
 
     def par_cells(self, pid: str, corp: Corporation) -> list[str]:
         return self.title.par_cells_for(self.game, pid, corp)
@@ -161,7 +190,7 @@ class StockRound(Round):
             return err
         if corp.ipoed:
             return f"{corp.id} has already been started."
-        if t.cert_count(g, pid) + 1 > t.cert_limit(g):
+        if self.count_now(pid) + 1 > self.limit_now():
             return f"You are at the certificate limit ({t.cert_limit(g)})."
         cells = self.par_cells(pid, corp)
         cash = g.state.player(pid).cash
@@ -189,7 +218,14 @@ class StockRound(Round):
         return out
 
     def sellable(self, pid: str) -> bool:
-        return bool(self.sell_options(pid))
+        """bool(sell_options(pid)), stopping at the first sale found."""
+        for corp in self.game.state.corporations.values():
+            held = shares.percent(corp, pid)
+            if not held or corp.kind != "corporation":
+                continue
+            if any(self.sell_error(pid, corp, p) is None for p in range(10, held + 1, 10)):
+                return True
+        return False
 
     def sell_error(self, pid: str, corp: Corporation, pct: int, certs: list[Cert] | None = None) -> str | None:
         g, t = self.game, self.title
@@ -255,7 +291,7 @@ class StockRound(Round):
         self.passes = 0
         pid = self.player_id()
         # the turn ends by itself when nothing more is possible
-        if not [k for k in self.kinds() if k != "pass"]:
+        if not self.has_moves():
             self._end_turn(passed=False)
         else:
             self._settle_current(pid)
@@ -283,7 +319,7 @@ class StockRound(Round):
     def _settle(self) -> None:
         """Skip players who can do nothing (each counts as a pass)."""
         guard = 0
-        while not self.finished and not self.kinds():
+        while not self.finished and not self.has_moves():
             self.skipped.append(self.player_id())
             self.passes += 1
             guard += 1
@@ -334,23 +370,7 @@ class StockRound(Round):
 
     def _find_cert(self, cert_id: str, want_owner: tuple[str, ...] | None = None,
                    holder: str | None = None) -> Cert:
-        corp_id = cert_id.rsplit("_", 1)[0]
-        corp = self.game.state.corporations.get(corp_id)
-        if corp is None:
-            raise EngineError(f"There is no certificate {cert_id}.", rule="stock.cert")
-        cert = next((c for c in corp.certs if c.id == cert_id), None)
-        if cert is None:
-            raise EngineError(f"There is no certificate {cert_id}.", rule="stock.cert")
-        ok = (want_owner and cert.owner in want_owner) or (holder and cert.owner == holder)
-        if not ok:
-            # an equivalent certificate (same corporation, size and place) will do
-            places = want_owner or (holder,)
-            alt = next((c for c in corp.certs if c.owner in places and c.percent == cert.percent
-                        and c.president == cert.president), None)
-            if alt is None:
-                raise EngineError(f"Certificate {cert_id} is not available.", rule="stock.cert")
-            cert = alt
-        return cert
+        return find_cert(self.game, cert_id, want_owner, holder)
 
     def _do_sell_shares(self, pid: str, action: Any) -> None:
         g, t = self.game, self.title

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from engine.core.data import Node, TitleData
-from engine.routes.pieces import _crossings, _lanes_meet, _Piece, _piece, _pieces_of
+from engine.routes.pieces import _crossings, _hex_order, _lanes_meet, _Piece, _piece, _pieces_of
 from engine.routes.types import Board, NodeRef
 
 # An endpoint inside one hex: ("edge", e, lane) with lane (count, index) or None,
@@ -95,21 +96,28 @@ class TrackGraph:
     paths: list[PathInfo] = field(default_factory=list)
     # hex -> endpoint -> ids of the paths ending there
     ends: dict[str, dict[EP, list[int]]] = field(default_factory=dict)
-    crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int] = field(
-        default_factory=dict
-    )
     # the links (made on first use: a reach walk needs none)
     _links_from: list[list[Link]] | None = None
     # chain of hexes -> links whose chain is exactly that (in that direction)
     _by_chain: dict[tuple[str, ...], list[Link]] | None = None
     # per path, what the reach walk needs (made on first use, see `_walk_table`)
     walk_table: list[_PathStep | None] | None = None
-    # path id -> extra resource bits it uses (an off-centre town's shared stub)
-    path_bits: dict[int, int] = field(default_factory=dict)
-    nbits: int = 0
+    # the resource bits of the links' masks, numbered on first use (a reach walk needs none):
+    # hex-edge crossing -> its bit number; path id -> the extra bits it uses (an off-centre
+    # town's shared stub); the number of bits
+    _bits: tuple[dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int], dict[int, int], int] | None = None
     _path_nodes: list[tuple[int, ...]] | None = None
+    # node -> the paths with another node on them (made on first use, see reach.reaches_two_nodes)
+    beyond: dict[int, frozenset[int]] = field(default_factory=dict)
     # hex -> its numbered part (shared with other graphs where the hex and its numbering agree)
     placed: dict[str, Any] = field(default_factory=dict)
+    # what the next graph of the title reuses (see `_build`): the laid tiles built for, the
+    # pieces and stubs, and per hex in the title's order (and at the end) the numbers of paths,
+    # nodes and stubs before it
+    tiles: frozenset[tuple[str, tuple[str, int]]] = frozenset()
+    pieces: dict[str, _Piece] = field(default_factory=dict)
+    stubs: list[tuple[int, ...]] = field(default_factory=list)
+    starts: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def path_nodes(self) -> list[tuple[int, ...]]:
@@ -120,6 +128,18 @@ class TrackGraph:
                       for nid in [self.node_ids.get((p.hex, ep[0], ep[1]))] if nid is not None)
                 for p in self.paths]
         return self._path_nodes
+
+    @property
+    def crossing_bits(self) -> dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int]:
+        return (self._bits or _number_bits(self))[0]
+
+    @property
+    def path_bits(self) -> dict[int, int]:
+        return (self._bits or _number_bits(self))[1]
+
+    @property
+    def nbits(self) -> int:
+        return (self._bits or _number_bits(self))[2]
 
     @property
     def links_from(self) -> list[list[Link]]:
@@ -138,6 +158,11 @@ class TrackGraph:
                     self._by_chain.setdefault(link.chain, []).append(link)
         return self._by_chain
 
+    def hex_paths(self, hex_name: str) -> tuple[PathInfo, ...]:
+        """The paths of one hex, in id order (as `[p for p in paths if p.hex == hex_name]`)."""
+        placed = self.placed.get(hex_name)
+        return placed[0] if placed is not None else ()
+
     def node(self, ref: NodeRef) -> NodeInfo:
         return self.nodes[self.node_ids[ref]]
 
@@ -154,22 +179,38 @@ class TrackGraph:
         return base
 
 
-def _build(board: Board) -> TrackGraph:
-    """The graph, hex by hex in the title's hex order (paths and nodes numbered in that order,
-    then a bit per hex-edge crossing in the order the hexes meet them, then a bit per stub)."""
+def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
+           prev: TrackGraph | None = None) -> TrackGraph:
+    """The graph, hex by hex in the title's hex order (paths and nodes numbered in that order;
+    the other resource bits are numbered when first asked for, see `_number_bits`).
+    `prev`, a graph of the same title: the hexes before the first one whose tile differs are
+    numbered as there, so its parts for them are taken as they are."""
     data = board.data
-    g = TrackGraph(data=data)
-    paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
-    stubs: list[tuple[int, ...]] = []
-    pieces: dict[str, _Piece] = {}
+    g = TrackGraph(data=data, tiles=tiles_key)
     known = _pieces_of(data)
+    items = _hex_items(data, known)
+    start = 0
+    if prev is not None and prev.data is data and len(prev.node_ids) == len(prev.nodes):
+        order = _hex_order(data)
+        start = min((order.get(h, 0) for h, _ in tiles_key ^ prev.tiles), default=len(items))
+        if start:
+            p0, n0, s0 = prev.starts[start]
+            g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
+            g.node_ids = dict(islice(prev.node_ids.items(), n0))
+            g.ends = dict(islice(prev.ends.items(), start))
+            g.placed = dict(islice(prev.placed.items(), start))
+            g.pieces = dict(islice(prev.pieces.items(), start))
+            g.starts = prev.starts[:start]
+    paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
+    stubs, pieces, starts = g.stubs, g.pieces, g.starts
     tiles = board.tiles
-    for hex_name, of_hex in known.items():
+    for hex_name, of_hex in items[start:]:
+        base, node_base = len(paths), len(nodes)
+        starts.append((base, node_base, len(stubs)))
         piece = of_hex.get(tiles.get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
         pieces[hex_name] = piece
-        base, node_base = len(paths), len(nodes)
         placed = piece.placed.get((base, node_base))
         if placed is None:
             placed = (
@@ -189,9 +230,18 @@ def _build(board: Board) -> TrackGraph:
         for info in node_infos:
             node_ids[info.ref] = info.id
         nodes.extend(node_infos)
-    nbits = len(paths)
+    starts.append((len(paths), len(nodes), len(stubs)))
+    return g
+
+
+def _number_bits(g: TrackGraph) -> tuple[dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int],
+                                         dict[int, int], int]:
+    """The graph's resource bits after its paths': a bit per hex-edge crossing in the order the
+    hexes meet them, then a bit per stub."""
+    pieces = g.pieces
+    nbits = len(g.paths)
     # hex-edge crossings get the bits after the paths, numbered with the earlier hex of the two
-    crossing_bits = g.crossing_bits
+    crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int] = {}
     for hex_name, piece in pieces.items():
         if not piece.later:
             continue
@@ -204,12 +254,13 @@ def _build(board: Board) -> TrackGraph:
             piece.crossings[sig] = keys
         crossing_bits.update(zip(keys, range(nbits, nbits + len(keys)), strict=True))
         nbits += len(keys)
-    for pids in stubs:
+    path_bits: dict[int, int] = {}
+    for pids in g.stubs:
         for pid in pids:
-            g.path_bits[pid] = 1 << nbits
+            path_bits[pid] = 1 << nbits
         nbits += 1
-    g.nbits = nbits
-    return g
+    g._bits = (crossing_bits, path_bits, nbits)
+    return g._bits
 
 
 def _across(
@@ -281,10 +332,28 @@ def _walk(
 
 _CACHE: dict[tuple[object, ...], TrackGraph] = {}
 _CACHE_SIZE = 64
+_LAST: list[TrackGraph] = []  # the graph last asked for (the next one built starts from it)
+
+
+def _hex_items(data: TitleData, known: dict[str, dict[tuple[str, int] | None, _Piece]]
+               ) -> list[tuple[str, dict[tuple[str, int] | None, _Piece]]]:
+    """known's items in the title's hex order, as a list (made once per title's data)."""
+    got = _ITEMS.get(id(data))
+    if got is None or got[0] is not known:
+        if len(_ITEMS) > 16:
+            _ITEMS.clear()
+        got = _ITEMS[id(data)] = (known, list(known.items()))
+    return got[1]
+
+
+_ITEMS: dict[int, tuple[Any, list[tuple[str, dict[tuple[str, int] | None, _Piece]]]]] = {}
 
 
 def board_key(board: Board) -> tuple[object, ...]:
-    return (board.data.title, id(board.data), frozenset(board.tiles.items()))
+    key: tuple[object, ...] | None = board.memo.get("tiles")
+    if key is None:
+        key = board.memo["tiles"] = (board.data.title, id(board.data), frozenset(board.tiles.items()))
+    return key
 
 
 def track_graph(board: Board) -> TrackGraph:
@@ -292,8 +361,11 @@ def track_graph(board: Board) -> TrackGraph:
     key = board_key(board)
     g = _CACHE.get(key)
     if g is None:
-        g = _build(board)
+        tiles_key = key[2]
+        assert isinstance(tiles_key, frozenset)
+        g = _build(board, tiles_key, _LAST[0] if _LAST else None)
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = g
+    _LAST[:] = [g]
     return g

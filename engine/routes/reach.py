@@ -4,7 +4,7 @@ hexes), walked once per tile layout and token placement and cached."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from engine.routes.graph import (
     board_key,
     track_graph,
 )
+from engine.routes.pieces import _hex_order
 from engine.routes.types import Board, NodeRef
 
 # ---------------------------------------------------------------------------------------------
@@ -116,16 +117,21 @@ class _ReachWalk:
         return ok
 
     def walk_path(self, origin: int, pid: int, skip: int | None, converging: bool) -> None:
+        if pid in self.visited_paths:
+            return
         step = self.table[pid] or _path_step(self.g, pid)
         crossed = self.crossed
-        if pid in self.visited_paths or any(crossed.get(m) for m in step.marks):
-            return
+        for m in step.marks:
+            if crossed.get(m):
+                return
         self.visited_paths.add(pid)
-        self.reached_paths.add(pid)
-        self.edges.update(step.edges)
-        self.reached_nodes.update(step.nodes)
-        if pid in self.targets or (
-                (len(self.reached_paths), len(self.reached_nodes), len(self.edges)) == self.whole):
+        reached_paths, reached_nodes, edges = self.reached_paths, self.reached_nodes, self.edges
+        reached_paths.add(pid)
+        edges.update(step.edges)
+        reached_nodes.update(step.nodes)
+        whole = self.whole
+        if pid in self.targets or (len(reached_paths) == whole[0] and len(reached_nodes) == whole[1]
+                                   and len(edges) == whole[2]):
             raise _Complete
         if not step.terminal:
             for nid in step.nodes:
@@ -202,7 +208,7 @@ class _Complete(Exception):
     """The reach walk has found everything it could find, or what it was looking for."""
 
 
-def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str],
+def _closure(g: TrackGraph, passable: Callable[[int], bool],
              tokens: list[int]) -> tuple[set[int], set[int], set[tuple[str, int]]]:
     """The paths, nodes and edges the reach walk could reach at most: the same moves
     with none of the walk's never-turn-back limits. The walk's sets only grow and stay within
@@ -224,7 +230,7 @@ def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str
         nodes.update(step.nodes)
         if not step.terminal:
             for nid in step.nodes:
-                if nid not in expanded and can_pass(board, g.nodes[nid], corp, pass_through):
+                if nid not in expanded and passable(nid):
                     expanded.add(nid)
                     info = g.nodes[nid]
                     stack.extend(g.ends[info.hex].get((info.kind, info.ref[2], None), ()))
@@ -236,11 +242,11 @@ def _closure(board: Board, g: TrackGraph, corp: str, pass_through: frozenset[str
 def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: frozenset[int]
                 ) -> _ReachWalk:
     g = track_graph(board)
-    order = {h: i for i, h in enumerate(g.data.hexes)}
+    order = _hex_order(g.data)
     tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
     walker = _ReachWalk(board, g, corp, pass_through)
     walker.reached_nodes.update(tokens)
-    paths, nodes, edges = _closure(board, g, corp, pass_through, tokens)
+    paths, nodes, edges = _closure(g, walker.passable, tokens)  # (the walk keeps its answers)
     walker.whole = (len(paths), len(nodes), len(edges))
     walker.targets = targets & paths
     if targets and not walker.targets:
@@ -265,7 +271,7 @@ def reaches_any(board: Board, corp: str, pass_through: frozenset[str], targets: 
     wanted = frozenset(targets)
     if not wanted:
         return False
-    key = (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp, pass_through, wanted)
+    key = (*_reach_key(board, corp, pass_through), wanted)
     hit = _REACHES_CACHE.get(key)
     if hit is None:
         hit = bool(_walk_reach(board, corp, pass_through, wanted).reached_paths & wanted)
@@ -310,8 +316,10 @@ def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset(
 
 
 def _reach_key(board: Board, corp: str, pass_through: frozenset[str]) -> tuple[object, ...]:
-    return (board_key(board), frozenset((k, tuple(v)) for k, v in board.tokens.items()), corp,
-            pass_through)
+    tokens = board.memo.get("tokens")
+    if tokens is None:
+        tokens = board.memo["tokens"] = frozenset((k, tuple(v)) for k, v in board.tokens.items())
+    return (board_key(board), tokens, corp, pass_through)
 
 
 def known_reach(board: Board, corp: str, pass_through: frozenset[str] = frozenset()) -> Reach | None:
@@ -333,8 +341,11 @@ def reaches_two_nodes(board: Board, corp: str, pass_through: frozenset[str] = fr
     if len(tokens) != 1:
         return len(tokens) >= 2  # the token cities count as reached; none: nothing is
     home = tokens[0]
-    return reaches_any(board, corp, pass_through,
-                       [pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes)])
+    beyond = g.beyond.get(home)
+    if beyond is None:
+        beyond = g.beyond[home] = frozenset(
+            pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes))
+    return reaches_any(board, corp, pass_through, beyond)
 
 
 def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,
@@ -349,10 +360,29 @@ def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name:
     if any(g.nodes[n].hex == hex_name for n in token_nodes(board, g, corp)):
         return True
     # a reached path adds its own hex's edges and the facing edges of its neighbours
-    near = [h for h, hx in g.data.hexes.items() if h == hex_name or hex_name in hx.neighbors.values()]
+    near = _near(g.data).get(hex_name, ())
     targets = [pid for h in near for pids in g.ends.get(h, {}).values() for pid in pids
                if h == hex_name or not want.isdisjoint(_path_step(g, pid).edges)]
     return reaches_any(board, corp, pass_through, targets)
+
+
+_NEAR: dict[int, tuple[Any, dict[str, list[str]]]] = {}
+
+
+def _near(data: Any) -> dict[str, list[str]]:
+    """Per hex, the hexes that are it or have it as a neighbour, in the title's hex order
+    (made once per title's data)."""
+    got = _NEAR.get(id(data))
+    if got is not None and got[0] is data:
+        return got[1]
+    near: dict[str, list[str]] = {}
+    for h, hx in data.hexes.items():
+        for x in {h, *hx.neighbors.values()}:
+            near.setdefault(x, []).append(h)
+    if len(_NEAR) > 16:
+        _NEAR.clear()
+    _NEAR[id(data)] = (data, near)
+    return near
 
 
 def reaches_city(board: Board, corp: str, pass_through: frozenset[str], hex_name: str,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.core.data import TitleData
 
@@ -24,6 +25,8 @@ class Board:
     tiles: Mapping[str, tuple[str, int]]
     # (hex, city index) -> corporation id (or None) per token slot, for cities with any token
     tokens: Mapping[tuple[str, int], tuple[str | None, ...]]
+    # the board's cache keys, made on first use (a board is not changed once made)
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

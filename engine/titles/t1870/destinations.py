@@ -37,8 +37,9 @@ class DestinationRules(Title):
 
     def extra_slot_hex(self, corp: Corporation) -> str | None:
         """Where the corporation's destination token sits in an extra slot taking no city space."""
-        hex_name = corp1870(corp).destination_hex_reached
-        if not isinstance(hex_name, str) or corp1870(corp).destination_in_city:
+        cs = corp1870(corp)
+        hex_name = cs.destination_hex_reached
+        if not isinstance(hex_name, str) or cs.destination_in_city:
             return None
         return hex_name
 
@@ -79,8 +80,8 @@ class DestinationRules(Title):
         me = self._board_for
         if me is None and game.round.kind == "operating" and not game.round.finished:
             me = game.round.current()[0]
-        extras = {self.extra_slot_hex(c): c.id for c in game.state.corporations.values()
-                  if self.extra_slot_hex(c) and c.id != me}
+        extras = {h: c.id for c in game.state.corporations.values()
+                  if (h := self.extra_slot_hex(c)) and c.id != me}
         if not extras:
             return board
         toks = {}

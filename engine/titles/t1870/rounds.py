@@ -115,6 +115,22 @@ class StockRound1870(StockRound):
         others = {p.id for p in st.players if p.id != pid and not p.bankrupt}
         return [c for c in st.companies.values() if c.owner in others and not c.closed and c.id != "SLSF"]
 
+    def has_moves(self) -> bool:
+        """As kinds() holding a move besides passing, stopping at the first one found (the
+        common kinds, a brown-zone purchase after buying, a private from another player)."""
+        if type(self).kinds is not StockRound1870.kinds:
+            return super().has_moves()
+        if self.in_protection():
+            return True
+        if self.corp_acted:
+            return False
+        pid = self.player_id()
+        if self.asking(self._has_moves):
+            return True
+        if self.turn_state.bought and self.multi_corp and self.buyable(pid):
+            return True
+        return bool(self.tradeable_companies(pid))
+
     def _buy_company(self, pid: str, action: Any) -> None:
         st = self.game.state
         if pid != self.player_id():

@@ -347,9 +347,10 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         """As on the site, a corporation with trains whose network offers no route (fewer than
         two revenue stops reachable) does not run: the route step and the dividend (withheld,
         price left) are skipped."""
-        if step == "route" and not self.has_route(game, rnd.corp()):
+        kinds = super().step_kinds(game, rnd, step)
+        if kinds and step == "route" and not self.has_route(game, rnd.corp()):  # (walked only if it matters)
             return []
-        return super().step_kinds(game, rnd, step)
+        return kinds
 
     def skip_step(self, game: Game, rnd: OperatingRound, step: str) -> None:
         if step == "dividend":

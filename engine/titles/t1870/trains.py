@@ -148,10 +148,13 @@ class TrainRules1870(Title):
         """Corporations over their train limit (asked at every step: one pass over the trains)."""
         held: dict[str, int] = {}
         for t in game.state.trains:
-            if not t.gone and t.owner is not None:
-                held[t.owner] = held.get(t.owner, 0) + 1
-        return [c for c in game.state.corporations.values()
-                if not c.closed and held.get(c.id, 0) > self.train_limit_for(game, c)]
+            owner = t.owner
+            if owner is not None and not t.gone:
+                held[owner] = held.get(owner, 0) + 1
+        corps = game.state.corporations
+        over = {o for o, n in held.items()  # (limits asked only of holders)
+                if (c := corps.get(o)) is not None and not c.closed and n > self.train_limit_for(game, c)}
+        return [c for c in corps.values() if c.id in over] if over else []
 
     def discard_train(self, game: Game, corp: Corporation, action: Any) -> None:
         train = self.find_train(game, corp, action.train)

@@ -33,6 +33,7 @@ class MergerRules(MexShareRules):
 
     if TYPE_CHECKING:  # defined above this class in the chain (trains.py)
         def counted_trains(self, game: Game, corp: Corporation) -> list[Train]: ...
+        def counted_holdings(self, game: Game) -> dict[str, int]: ...
 
     # ------------------------------------------------------------ what interrupts a turn
     def pending_interrupt(self, game: Game) -> tuple[str, str, list[str]] | None:
@@ -43,9 +44,10 @@ class MergerRules(MexShareRules):
             return (first.id if first.floated else NDM, "corporation", ["merge", "pass"])
         if mex_state(game).cities_to_select:
             return (NDM, "corporation", ["assign"])
+        held = self.counted_holdings(game)
         for corp in st.corporations.values():
             if corp.kind == "corporation" and not corp.closed and \
-                    len(self.counted_trains(game, corp)) > self.train_limit_for(game, corp):
+                    corp.id in held and held[corp.id] > self.train_limit_for(game, corp):
                 return (corp.id, "corporation", ["discard_train"])
         return None
 
