@@ -127,9 +127,12 @@ class MexTrainRules(MergerRules):
             train.discarded, train.operated = False, ran
         if from_depot:
             rnd.turn.depot_bought = True
-            # as on the site: a bank purchase under the one-a-turn limit ends the step unless
-            # another company's train may still be bought
-            if self.limited_train_buy(game) and not self.other_train_buyable(game, rnd, corp):
+            # as on the site: a bank purchase ends the step when the bank has no train left to
+            # sell it this turn (the one-a-turn limit, or its last train just bought) and no
+            # other company's train may be bought at a price the treasury pays (the NdM's at
+            # face value)
+            bank_left = bool(self.depot_trains(game)) and not self.depot_closed_this_turn(game, rnd)
+            if not bank_left and not self.other_train_buyable(game, rnd, corp):
                 rnd.turn.train_step_over = True
         del st
 

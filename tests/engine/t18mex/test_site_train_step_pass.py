@@ -6,7 +6,7 @@ purchase under that limit does it end by itself, when no other company's train m
 from __future__ import annotations
 
 from engine.legal import legal_moves
-from tests.engine.t18mex._helpers import G17849, act, at
+from tests.engine.t18mex._helpers import G13315, G17849, act, at
 
 
 def _only_other_train(g, keep: str) -> None:  # type: ignore[no-untyped-def]
@@ -46,3 +46,47 @@ def test_bank_purchase_ends_the_step_when_no_other_train_may_be_bought() -> None
     act(g, "TM", "buy_train", train="3-2", price=180, variant="3")
     lg = legal_moves(g)
     assert not (lg.entity == "TM" and "buy_train" in lg.kinds)
+
+
+def _bank_down_to(g, keep: str) -> None:  # type: ignore[no-untyped-def]
+    for t in g.state.trains:
+        if t.owner is None and t.id != keep:
+            t.gone = True
+
+
+def test_ndm_step_ends_when_the_bank_is_empty_and_no_train_is_within_face_value() -> None:
+    # as on the site (a generated game, 18MEX seed 32 steady, action 729): the NdM buys the
+    # bank's last train; with $220 left it cannot pay any other company's train at face value
+    # (the cheapest is a 4 at $300), so its train step ends by itself though trains are in play
+    g = at(G13315, 286)
+    _bank_down_to(g, "6-0")
+    act(g, "NdM", "buy_train", train="6-0", price=600, variant="6")
+    lg = legal_moves(g)
+    assert not (lg.entity == "NdM" and "buy_train" in lg.kinds)
+
+
+def test_ndm_step_stays_open_with_a_train_in_the_bank_or_one_within_face_value() -> None:
+    # the real game: the bank still holds the 6' ($600, out of reach): the NdM must pass
+    g = at(G13315, 287)
+    lg = legal_moves(g)
+    assert lg.entity == "NdM" and "pass" in lg.kinds and "buy_train" in lg.kinds
+    # the bank empty, but a 4 at face value ($300) within the treasury: offered, the step open
+    g = at(G13315, 286)
+    _bank_down_to(g, "6-0")
+    g.state.corporations["NdM"].cash += 100
+    act(g, "NdM", "buy_train", train="6-0", price=600, variant="6")
+    lg = legal_moves(g)
+    assert lg.entity == "NdM" and "buy_train" in lg.kinds
+    assert {(t[0], t[4]) for t in lg.trains} >= {("4-1", "TM")}
+
+
+def test_ndm_step_opens_with_the_bank_empty_for_one_dollar_though_no_train_is_within_face_value() -> None:
+    # as on the site (the same generated game, action 761): coming to its train step (no
+    # purchase yet), the NdM's step is open with $1 or more and other companies' trains in play,
+    # though none is within its treasury at face value: it must pass
+    g = at(G13315, 286)
+    _bank_down_to(g, "")
+    g.state.corporations["NdM"].cash = 170  # the cheapest other train: a 3 at $180
+    lg = legal_moves(g)
+    assert lg.entity == "NdM" and "pass" in lg.kinds and "buy_train" in lg.kinds
+    assert lg.trains == []
