@@ -23,10 +23,26 @@ Box = tuple[float, float, float, float]
 # for the next: a map allocates ~100 MB per render (the supersampled image, its reduction, the
 # ink mask, the palette image), and the page faults cost about a tenth of the render.  Freed
 # blocks are kept and reused instead: 1 MB blocks (Pillow's default, 16 MB, is worse here: a
-# small image, such as a text's glyphs, takes a kept block and shrinks it), at most 64 of them
-# (64 MB kept, under a map's peak).
+# small image, such as a text's glyphs, takes a kept block and shrinks it; see also
+# kept_blocks_held), at most 96 of them (96 MB kept, about the peak of the 1870 map: with 64,
+# the first crowded map after the warm-up, render.warm, still took ~8,000 fresh pages).
 Image.core.set_block_size(1 << 20)
-Image.core.set_blocks_max(64)
+Image.core.set_blocks_max(96)
+
+
+@contextmanager
+def kept_blocks_held() -> Iterator[None]:
+    """Inside, Pillow's kept blocks are held (by an image that takes them all, uninitialised:
+    nothing is written), so that the small images made inside (a text's glyphs, a reduced
+    patch) take fresh small allocations: each would otherwise take a kept 1 MB block and
+    shrink it, and the next map's large images would ask the system for fresh memory again
+    (page faults: about a fifth of a map drawn by a process that has just started)."""
+    n = int(Image.core.get_stats()["blocks_cached"])
+    held = Image.core.new("L", (Image.core.get_block_size(), n)) if n else None
+    try:
+        yield
+    finally:
+        del held
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +167,12 @@ def draw_deferred(img: Image.Image, dfr: _Deferred) -> None:
     each line as Pillow's ImageDraw.text draws it (its halo first, then the text), the same
     pixels."""
     core = img.im
-    for (x, y), s, f, fill, anchor, halo, hw in dfr.items:
-        fx, ix = math.modf(x)
-        fy, iy = math.modf(y)
-        halo_mask, ink_mask = text_masks(f, s, anchor, hw if halo is not None else 0, fx, fy)
+    with kept_blocks_held():  # the masks not kept yet are rendered here
+        masks = [text_masks(f, s, anchor, hw if halo is not None else 0, math.modf(x)[0],
+                            math.modf(y)[0]) for (x, y), s, f, _, anchor, halo, hw in dfr.items]
+    for ((x, y), _, _, fill, _, halo, _), (halo_mask, ink_mask) in zip(dfr.items, masks,
+                                                                      strict=True):
+        ix, iy = math.modf(x)[1], math.modf(y)[1]
         for ink, got in ((halo, halo_mask), (fill, ink_mask)):
             if got is None or ink is None:
                 continue
