@@ -28,7 +28,8 @@ def render_routes(view: GameView, routes: Sequence[dict[str, Any]],
                   labels: Sequence[str] = ()) -> bytes:
     """PNG bytes: the close-up of the run's hexes with each route drawn in its colour;
     `labels`: one per route (e.g. "2+ $90")."""
-    hexes = [h for r in routes for chain in route_hexes(r) for h in chain if h in view.data.hexes]
+    hexes = list(dict.fromkeys(h for r in routes for chain in route_hexes(r) for h in chain
+                               if h in view.data.hexes))  # in order, each once (the caption)
     img = render_map_image(view, focus=hexes, rings=1, highlight_last=False)
     geo = map_geometry(view, focus=hexes, rings=1, highlight_last=False)
     d = ImageDraw.Draw(img)
