@@ -122,10 +122,11 @@ def first_map(title: str, warmed: bool) -> dict[str, tuple[float, float] | int |
     from render.map import render_map
     out: dict[str, tuple[float, float] | int | None] = {"import": since(t), "warm-up": None}
     if warmed:
-        try:
-            from render.warm import warm_up  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            return {}
+        import render
+
+        if not (Path(render.__file__).parent / "warm.py").exists():
+            return {}  # a tree from before the warm-up (an editable install would lend its own)
+        from render.warm import warm_up
         t = clock()
         warm_up()
         out["warm-up"] = since(t)
