@@ -21,7 +21,6 @@ from render import theme
 from render.draw import (
     digit_height,
     draw_deferred,
-    kept_blocks_held,
     record_shapes,
     ring,
     supersampled,
@@ -262,11 +261,10 @@ def render_map_image(
             place_words(placer, hl)
         for hl in todo:
             place_numbers(placer, hl)
-    with kept_blocks_held():  # small images: see render.draw.kept_blocks_held
-        for b in placer.patches:  # the discs drawn while placing: reduce just their regions
-            x0, y0 = int(b[0] // k) * k, int(b[1] // k) * k
-            x1, y1 = int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k
-            out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
+    for b in placer.patches:  # the discs drawn while placing: reduce just their regions
+        x0, y0 = int(b[0] // k) * k, int(b[1] // k) * k
+        x1, y1 = int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k
+        out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
     draw_deferred(out, pending)
     return out
 
