@@ -382,9 +382,18 @@ def to_png(img: Image.Image, compress_level: int = 3, palette: bool = False) -> 
     and faster to write (see `quantized`)."""
     if palette:
         img = quantized(img)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=compress_level)
+    buf = _PngBuffer()
+    img.save(buf, compress_level=compress_level)  # the format from the buffer's name
     return buf.getvalue()
+
+
+class _PngBuffer(io.BytesIO):
+    """A buffer named like a PNG file: Image.save given no format takes it from the name and
+    loads only Pillow's PNG plugin, where format="PNG" first loads the BMP, GIF, JPEG, PPM and
+    PNG plugins (and the modules they use: logging, subprocess...): 5-18 ms of the first image
+    of a process, for formats the renderer never writes."""
+
+    name = "image.png"
 
 
 PALETTE_SAMPLE = 3  # the palette is chosen from every 3rd pixel of every 3rd row

@@ -4,13 +4,13 @@ numbered (the player picks one for /lay). Input: a GameView and the legal rotati
 from __future__ import annotations
 
 import dataclasses
-import io
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
 from engine.view import GameView, HexState
 from render import theme
+from render.draw import to_png
 from render.fonts import font
 from render.map import render_map_image
 
@@ -49,6 +49,4 @@ def render_rotations(view: GameView, hex_name: str, tile: str, rotations: Sequen
                       theme.BACKGROUND)
     for i, p in enumerate(panels):
         sheet.paste(p, (8 + (i % cols) * (w + 8), 8 + (i // cols) * (h + 8)))
-    buf = io.BytesIO()
-    sheet.save(buf, format="PNG")
-    return buf.getvalue()
+    return to_png(sheet, -1)  # zlib's default level
