@@ -7,7 +7,7 @@ the images made from it, which Pillow keeps for the next map), Pillow loads its 
 at the first PNG, FreeType opens every font size and renders every text for the first time, and
 the fitted font sizes are worked out.  Drawing each title's start board once (its full map,
 a close-up and the phone card) pays all of that before a player waits: the place names, the
-coordinates and most numbers of a game's map are then kept (render.draw.text_masks) at the
+coordinates and most numbers of a game's map are then kept (render.textmasks.text_masks) at the
 places they are drawn, and the memory is Pillow's to reuse.
 
 Nothing drawn here is kept as a picture: a later image is drawn from nothing, as without the
