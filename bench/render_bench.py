@@ -179,7 +179,9 @@ def everything(n: int) -> None:
     for title in ("1870", "18MEX", "18MS"):
         view = busy_view(title)
         tiles = sum(1 for h in view.hexes.values() if h.tile)
-        focus = (max(view.hexes, key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c)),)
+        # the busiest city, the first by name of those tied (view.hexes's order follows a set's)
+        focus = (max(sorted(view.hexes),
+                     key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c)),)
         region = max(map_regions(view.data).items(), key=lambda kv: len(kv[1]))[0]
         pair = (view, moved(view))
         turn = iter(range(1 << 30))
