@@ -1,4 +1,4 @@
-"""Render timings: python bench/render_bench.py [-n N] [--against REV [--rounds R]]
+"""Render timings: python bench/render_bench.py [-n N] [--against REV [--rounds R]] [--first P]
 
 Median of N renders of the largest map (1870, a crowded hand-built board: ~75 % of the hexes
 tiled, tokens in the cities), a close-up around its busiest city (render_map focus=), one
@@ -8,11 +8,19 @@ the CPU time moves less with the load.
 
 "map" alternates between the board and the board one move later (a tile laid on one more hex),
 as a game's maps follow each other: what the renderer keeps between maps (render.draw's text
-masks) is used as in a game.  "map cold" empties those caches before each render: the first
-map after a start, or of a game whose maps were pushed out by many others.
+masks) is used as in a game.  "map emptied" empties those caches before each render (a game
+whose maps were pushed out by many others); it is not a process's first map, which also pays
+for its memory, its fonts and Pillow's plugins: --first measures that.
 
 --against REV: the maps only, of this tree and of git revision REV (extracted to a temporary
 directory), alternately in R rounds of separate processes, so that both meet the same load.
+
+--first P: the first map of P fresh processes per title, in two ways: "cold process" (import
+the renderer, build the board, draw it: the first map of a process that was not warmed) and
+"started worker" (the same after render.warm.warm_up, which the bot's render workers run when
+they start; it draws the titles' start boards, never the board timed).  Medians of the P
+processes, wall and CPU; with --against REV, REV's trees are timed alternately with this one
+(a tree without render.warm has no "started worker" line).
 
 Targets (2-core machine): map < 150 ms, market < 50 ms, every PNG < 2 MB.
 """
@@ -94,8 +102,70 @@ def maps_only(n: int) -> dict[str, tuple[float, float, int]]:
             clear_caches()
             return render_map(v)
 
-        out[f"{title} map cold"] = median_ms(cold, n)
+        out[f"{title} map emptied"] = median_ms(cold, n)
     return out
+
+
+def first_map(title: str, warmed: bool) -> dict[str, tuple[float, float] | int | None]:
+    """In a fresh process: import, (warm-up,) the busy board's first map; (wall, CPU) ms each."""
+    import resource
+
+    def clock() -> tuple[float, float]:
+        return time.perf_counter() * 1000, time.process_time() * 1000
+
+    def since(t: tuple[float, float]) -> tuple[float, float]:
+        now = clock()
+        return now[0] - t[0], now[1] - t[1]
+
+    t = clock()
+    from render.demo import busy_view
+    from render.map import render_map
+    out: dict[str, tuple[float, float] | int | None] = {"import": since(t), "warm-up": None}
+    if warmed:
+        import render
+
+        if not (Path(render.__file__).parent / "warm.py").exists():
+            return {}  # a tree from before the warm-up (an editable install would lend its own)
+        from render.warm import warm_up
+        t = clock()
+        warm_up()
+        out["warm-up"] = since(t)
+    view = busy_view(title)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    t = clock()
+    render_map(view)
+    out["map"] = since(t)
+    out["faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    return out
+
+
+def firsts(trees: list[tuple[str, str]], processes: int) -> None:
+    got: dict[tuple[str, str, str], list[dict[str, tuple[float, float] | int | None]]] = {}
+    for _ in range(processes):
+        for title in ("1870", "18MEX", "18MS"):
+            for how in ("cold process", "started worker"):
+                for label, path in trees:
+                    env = dict(os.environ, PYTHONPATH=path)
+                    res = subprocess.run(
+                        [sys.executable, __file__, "--worker-first", title,
+                         *(["--warmed"] if how == "started worker" else [])],
+                        check=True, capture_output=True, text=True, env=env, cwd=path,
+                    )
+                    r = json.loads(res.stdout)
+                    if r:
+                        got.setdefault((title, how, label), []).append(r)
+
+    def med(rs: list[dict[str, tuple[float, float] | int | None]], key: str, i: int) -> str:
+        vals = [v[i] for r in rs if isinstance(v := r.get(key), list | tuple)]
+        return f"{statistics.median(vals):.0f}" if vals else "-"
+
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+    print(f"{'first map':<30}{'tree':<12}{'map wall':>9}{'map cpu':>9}{'faults':>8}"
+          f"{'import':>8}{'warm-up':>9}  (ms; import and warm-up: wall)")
+    for (title, how, label), rs in got.items():
+        faults = statistics.median(int(f) for r in rs if isinstance(f := r["faults"], int))
+        print(f"{title + ' ' + how:<30}{label[:11]:<12}{med(rs, 'map', 0):>9}{med(rs, 'map', 1):>9}"
+              f"{faults:>8.0f}{med(rs, 'import', 0):>8}{med(rs, 'warm-up', 0):>9}")
 
 
 def everything(n: int) -> None:
@@ -109,7 +179,9 @@ def everything(n: int) -> None:
     for title in ("1870", "18MEX", "18MS"):
         view = busy_view(title)
         tiles = sum(1 for h in view.hexes.values() if h.tile)
-        focus = (max(view.hexes, key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c)),)
+        # the busiest city, the first by name of those tied (view.hexes's order follows a set's)
+        focus = (max(sorted(view.hexes),
+                     key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c)),)
         region = max(map_regions(view.data).items(), key=lambda kv: len(kv[1]))[0]
         pair = (view, moved(view))
         turn = iter(range(1 << 30))
@@ -120,7 +192,7 @@ def everything(n: int) -> None:
 
         for name, fn in (
             ("map", lambda p=pair, t=turn: render_map(p[next(t) % 2])),
-            ("map cold", cold),
+            ("map emptied", cold),
             ("close-up", lambda v=view, f=focus: render_map(v, focus=f)),
             ("region", lambda v=view, r=region: render_region(v, r)),
             ("market", lambda v=view: render_market(v)),
@@ -132,12 +204,17 @@ def everything(n: int) -> None:
             print(f"{label:<24}{wall:>9.1f}{cpu:>9.1f}{size:>12,}")
 
 
+def extract(rev: str, where: str) -> None:
+    """Git revision rev's tree, written into the directory `where`."""
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
+                         capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(tar)) as tf:
+        tf.extractall(where, filter="data")
+
+
 def against(rev: str, n: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
-                             capture_output=True).stdout
-        with tarfile.open(fileobj=BytesIO(tar)) as tf:
-            tf.extractall(tmp, filter="data")
+        extract(rev, tmp)
         runs: dict[str, dict[str, list[tuple[float, float, int]]]] = {rev: {}, "this tree": {}}
         for _ in range(rounds):
             for label, path in ((rev, tmp), ("this tree", str(ROOT))):
@@ -162,10 +239,22 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=15)
     ap.add_argument("--against", metavar="REV")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--first", type=int, metavar="P")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--worker-first", metavar="TITLE", help=argparse.SUPPRESS)
+    ap.add_argument("--warmed", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.worker:
+    if args.worker_first:
+        print(json.dumps(first_map(args.worker_first, args.warmed)))
+    elif args.worker:
         print(json.dumps(maps_only(args.n)))
+    elif args.first:
+        if args.against:
+            with tempfile.TemporaryDirectory() as tmp:
+                extract(args.against, tmp)
+                firsts([(args.against, tmp), ("this tree", str(ROOT))], args.first)
+        else:
+            firsts([("this tree", str(ROOT))], args.first)
     elif args.against:
         against(args.against, args.n, args.rounds)
     else:

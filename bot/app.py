@@ -45,6 +45,7 @@ class RailBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.service.lag.start()
+        self.service.images.start()  # the render workers warm up before the first move
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.mail is not None:

@@ -41,6 +41,19 @@ def _draw(renderer: Renderer, kind: str, view: GameView,
     return renderer.render(kind, view)
 
 
+def _warm(renderer: Renderer) -> None:
+    """A render worker's start: the renderer's warm-up, if it has one (RealRenderer: each
+    title's start board drawn once, so that the first image a player waits for does not pay
+    for the process's fonts, memory and plugins; bench/README.md, "Rendering")."""
+    warm = getattr(renderer, "warm", None)
+    if callable(warm):
+        warm()
+
+
+def _nothing() -> None:
+    """A job that only makes the pool start a worker (which warms up first)."""
+
+
 @dataclass(slots=True)
 class _GameImages:
     latest: int = 0  # the newest ticket given for this game
@@ -84,10 +97,18 @@ class ImageDesk:
         if self._pool is None:
             if self.workers > 0:
                 # spawn: the bot's threads and event loop are not forked into the workers
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
+                                                 initializer=_warm, initargs=(self.renderer,))
             else:
                 self._pool = ThreadPoolExecutor(2, thread_name_prefix="render")
         return self._pool
+
+    def start(self) -> None:
+        """Start the worker processes now (each warms up) rather than at the first image."""
+        if self.workers > 0:
+            pool = self._executor()
+            for _ in range(self.workers):
+                pool.submit(_nothing)
 
     async def draw(self, job: ImageJob) -> list[Attachment]:
         """The job's images, or none when a newer move of the game will draw them."""

@@ -89,6 +89,12 @@ class RealRenderer:
     "region:A2-D7" (one of render.map_regions(view.data)) and "area:E5" (a close-up around
     any hex), both legible in a phone preview. An unknown kind or place draws nothing."""
 
+    def warm(self) -> None:
+        """Draw each title's start board once (a render worker's start: render.warm)."""
+        from render.warm import warm_up
+
+        warm_up()
+
     def render(self, kind: str, view: GameView,
                clocks: Mapping[str, float] | None = None) -> bytes | None:
         """clocks: seconds each player (engine id) has spent on turns, shown on the card."""

@@ -4,12 +4,12 @@ corporation's share price over the game (bottom), as a PNG. Input: engine.timeli
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
 from render import theme
+from render.draw import to_png
 from render.fonts import font
 
 WIDTH, PANEL, MARGIN, LEFT = 1000, 330, 24, 70
@@ -67,6 +67,4 @@ def render_chart(timeline: object, name_of: Callable[[str], str] = str) -> bytes
     prices = [(cid, theme.corp_rgb(color), [p.prices.get(cid) for p in points])
               for cid, color in corps]
     _panel(d, PANEL + MARGIN // 2, "Share prices", labels, prices)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG")
-    return buf.getvalue()
+    return to_png(img, -1)  # zlib's default level

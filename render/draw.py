@@ -5,29 +5,19 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render.fonts import Font, scaled_font
 from render.layout import Point
+from render.textmasks import kept_blocks_held, text_masks
 from render.theme import RGB
 
 Box = tuple[float, float, float, float]
-
-# Pillow hands the memory of a freed image back to the system and asks for it again (zeroed)
-# for the next: a map allocates ~100 MB per render (the supersampled image, its reduction, the
-# ink mask, the palette image), and the page faults cost about a tenth of the render.  Freed
-# blocks are kept and reused instead: 1 MB blocks (Pillow's default, 16 MB, is worse here: a
-# small image, such as a text's glyphs, takes a kept block and shrinks it), at most 64 of them
-# (64 MB kept, under a map's peak).
-Image.core.set_block_size(1 << 20)
-Image.core.set_blocks_max(64)
-
 
 @dataclass(frozen=True, slots=True)
 class TextMark:
@@ -146,15 +136,25 @@ def supersampled(scale: float) -> Iterator[_Deferred]:
         _DEFER.reset(token)
 
 
+# kept_blocks_held costs a write of the kept blocks (~96 MB): worth it from about this many
+# masks to render, each of which would take a kept block for good
+HOLD_FROM = 32
+
+
 def draw_deferred(img: Image.Image, dfr: _Deferred) -> None:
     """The text kept by `supersampled`, drawn on img (RGB, output size) from `text_masks`:
     each line as Pillow's ImageDraw.text draws it (its halo first, then the text), the same
     pixels."""
     core = img.im
-    for (x, y), s, f, fill, anchor, halo, hw in dfr.items:
-        fx, ix = math.modf(x)
-        fy, iy = math.modf(y)
-        halo_mask, ink_mask = text_masks(f, s, anchor, hw if halo is not None else 0, fx, fy)
+    keys = [(f, s, anchor, hw if halo is not None else 0, math.modf(x)[0], math.modf(y)[0])
+            for (x, y), s, f, _, anchor, halo, hw in dfr.items]
+    # many masks to render (a process's first maps): Pillow's kept blocks are held meanwhile
+    held = kept_blocks_held() if text_masks.missing(keys) >= HOLD_FROM else nullcontext()
+    with held:
+        masks = [text_masks(*k) for k in keys]
+    for ((x, y), _, _, fill, _, halo, _), (halo_mask, ink_mask) in zip(dfr.items, masks,
+                                                                      strict=True):
+        ix, iy = math.modf(x)[1], math.modf(y)[1]
         for ink, got in ((halo, halo_mask), (fill, ink_mask)):
             if got is None or ink is None:
                 continue
@@ -164,24 +164,6 @@ def draw_deferred(img: Image.Image, dfr: _Deferred) -> None:
             core.paste(ink, (x0, y0, x0 + w, y0 + h), mask)
 
 
-TEXT_MASKS_KEPT = 8192  # a crowded map draws ~500 texts; a few maps' worth stay rendered
-_Mask = tuple[Any, tuple[int, int]]  # Pillow's glyph coverage (an "L" core image), its offset
-
-
-@lru_cache(maxsize=TEXT_MASKS_KEPT)
-def text_masks(f: Font, s: str, anchor: str, halo_width: int, fx: float, fy: float
-               ) -> tuple[_Mask | None, _Mask]:
-    """(halo mask or None, text mask) of one line of text at a position whose fractional
-    parts are fx, fy: the glyph coverage FreeType renders there (the sub-pixel start Pillow's
-    ImageDraw.text gives it) and its offset from the whole-pixel position.  The same text in
-    the same place of the next map of a game (most of its names, numbers and coordinates) is
-    pasted from here, not rendered again."""
-    def mask(stroke: int) -> _Mask:
-        m, offset = f.getmask2(s, "L", None, None, None, stroke, anchor, 0, (fx, fy),
-                               stroke_filled=True)
-        return m, (int(offset[0]), int(offset[1]))
-
-    return (mask(halo_width) if halo_width > 0 else None), mask(0)
 
 
 def digit_height(f: Font) -> float:
@@ -361,9 +343,18 @@ def to_png(img: Image.Image, compress_level: int = 3, palette: bool = False) -> 
     and faster to write (see `quantized`)."""
     if palette:
         img = quantized(img)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=compress_level)
+    buf = _PngBuffer()
+    img.save(buf, compress_level=compress_level)  # the format from the buffer's name
     return buf.getvalue()
+
+
+class _PngBuffer(io.BytesIO):
+    """A buffer named like a PNG file: Image.save given no format takes it from the name and
+    loads only Pillow's PNG plugin, where format="PNG" first loads the BMP, GIF, JPEG, PPM and
+    PNG plugins (and the modules they use: logging, subprocess...): 5-18 ms of the first image
+    of a process, for formats the renderer never writes."""
+
+    name = "image.png"
 
 
 PALETTE_SAMPLE = 3  # the palette is chosen from every 3rd pixel of every 3rd row

@@ -249,13 +249,7 @@ def render_map_image(
             draw_legend(d, keys, map_h, img.width, k, font_px=legend_px)
         out = img.reduce(k)
 
-        # where ink is: the reduced map against its bare hex fills (at output size)
-        blank = Image.new("RGB", out.size, theme.BACKGROUND)
-        bd = ImageDraw.Draw(blank)
-        for h, _, art in arts:
-            bd.polygon(geo.layout.polygon(geo.layout.center(h.x, h.y)), fill=art.fill)
-        mask = ImageChops.difference(out, blank).convert("L").point(_INK)
-        placer = Placer(d, mask, shapes)
+        placer = Placer(d, _ink_mask(out, geo.layout, arts), shapes)
         todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
         for hl in todo:  # names first: they are the widest
             place_location(placer, hl)
@@ -277,6 +271,17 @@ def render_map_image(
 
 def _INK(v: int) -> int:
     return 255 if v > 24 else 0
+
+
+def _ink_mask(out: Image.Image, lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
+              ) -> Image.Image:
+    """Where ink is: the reduced map against its bare hex fills (at output size; the images
+    made for it are freed on return, before the labels are placed)."""
+    blank = Image.new("RGB", out.size, theme.BACKGROUND)
+    bd = ImageDraw.Draw(blank)
+    for h, _, art in arts:
+        bd.polygon(lay.polygon(lay.center(h.x, h.y)), fill=art.fill)
+    return ImageChops.difference(out, blank).convert("L").point(_INK)
 
 
 def render_map(

@@ -4,13 +4,13 @@ numbered (the player picks one for /lay). Input: a GameView and the legal rotati
 from __future__ import annotations
 
 import dataclasses
-import io
 from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
 from engine.view import GameView, HexState
 from render import theme
+from render.draw import to_png
 from render.fonts import font
 from render.map import render_map_image
 
@@ -19,7 +19,9 @@ PER_ROW = 3
 
 
 def render_rotations(view: GameView, hex_name: str, tile: str, rotations: Sequence[int]) -> bytes:
-    """PNG bytes: one close-up of `hex_name` per rotation with `tile` laid, numbered."""
+    """PNG bytes: one close-up of `hex_name` per rotation with `tile` laid, numbered (no
+    legend: the panels differ only by the tile's track, and a legend in each would shrink
+    their hexes)."""
     panels = []
     old = view.hexes.get(hex_name)
     for r in rotations:
@@ -28,7 +30,7 @@ def render_rotations(view: GameView, hex_name: str, tile: str, rotations: Sequen
         shown = dataclasses.replace(view, hexes={**view.hexes, hex_name: state},
                                     last_hexes=(hex_name,))
         img = render_map_image(shown, size=PANEL, focus=(hex_name,), rings=1, header=False,
-                               highlight_last=True, coordinates=False)
+                               highlight_last=True, coordinates=False, legend=False)
         d = ImageDraw.Draw(img)
         label = str(r)
         f = font(56, bold=True)
@@ -47,6 +49,4 @@ def render_rotations(view: GameView, hex_name: str, tile: str, rotations: Sequen
                       theme.BACKGROUND)
     for i, p in enumerate(panels):
         sheet.paste(p, (8 + (i % cols) * (w + 8), 8 + (i // cols) * (h + 8)))
-    buf = io.BytesIO()
-    sheet.save(buf, format="PNG")
-    return buf.getvalue()
+    return to_png(sheet, -1)  # zlib's default level

@@ -4,13 +4,13 @@ Input: a GameView and the run's routes (the run_routes action's `routes`)."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Any
 
 from PIL import ImageDraw
 
 from engine.view import GameView
+from render.draw import to_png
 from render.fonts import font
 from render.map import map_geometry, render_map_image
 
@@ -28,7 +28,8 @@ def render_routes(view: GameView, routes: Sequence[dict[str, Any]],
                   labels: Sequence[str] = ()) -> bytes:
     """PNG bytes: the close-up of the run's hexes with each route drawn in its colour;
     `labels`: one per route (e.g. "2+ $90")."""
-    hexes = [h for r in routes for chain in route_hexes(r) for h in chain if h in view.data.hexes]
+    hexes = list(dict.fromkeys(h for r in routes for chain in route_hexes(r) for h in chain
+                               if h in view.data.hexes))  # in order, each once (the caption)
     img = render_map_image(view, focus=hexes, rings=1, highlight_last=False)
     geo = map_geometry(view, focus=hexes, rings=1, highlight_last=False)
     d = ImageDraw.Draw(img)
@@ -54,6 +55,4 @@ def render_routes(view: GameView, routes: Sequence[dict[str, Any]],
             d.rounded_rectangle((box[0] - 4, box[1] - 3, box[2] + 4, box[3] + 3), radius=6,
                                 fill=color)
             d.text(at, label, fill=(255, 255, 255), font=f)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG")
-    return buf.getvalue()
+    return to_png(img, -1)  # zlib's default level

@@ -63,3 +63,17 @@ def test_a_map_after_other_maps_is_the_map_drawn_from_nothing() -> None:
     cold = render_map_image(moved)
     assert _same(warm, cold)
     assert not _same(cold, render_map_image(view))  # the move shows
+
+
+def test_a_map_after_the_warm_up_is_the_map_drawn_from_nothing() -> None:
+    from PIL import Image as PILImage
+
+    from render.warm import warm_up
+
+    view = busy_view("18MS", seed=3)
+    warm_up(["18MS"])
+    assert PILImage.core.get_stats()["blocks_cached"] > 0  # the memory is kept for the next map
+    warm = render_map_image(view)
+    text_masks.cache_clear()
+    fit_font_size.cache_clear()
+    assert _same(warm, render_map_image(view))
