@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import QuietHours
+from bot.store.batch import Step
 from bot.store.repo import Store
 
 DEFAULT_REMIND_HOURS = 12.0
@@ -141,26 +142,25 @@ class LongGameRepo:
         turn it is now, and replace the game's unsent reminders by `reminders` ((user id, due
         time), the first reminder of this wait)."""
         self._turns.pop(state.game_id, None)  # read again if the transaction fails
-        async with self.store._transaction() as db:
-            await db.executemany(
-                "INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
-                " seconds = clocks.seconds + excluded.seconds",
-                [(state.game_id, e, u, sec) for e, u, sec in charges])
-            await db.execute(
-                "INSERT INTO turn_state (game_id, acting, round, since, last_move, accounted_at,"
-                " stamp) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
-                " acting = excluded.acting, round = excluded.round, since = excluded.since,"
-                " last_move = excluded.last_move, accounted_at = excluded.accounted_at,"
-                " stamp = excluded.stamp",
-                (state.game_id, json.dumps(list(state.acting)), state.round, state.since,
-                 state.last_move, state.accounted_at, state.stamp))
-            await db.execute("DELETE FROM reminders WHERE game_id = ? AND sent_at IS NULL",
-                             (state.game_id,))
-            await db.executemany(
-                "INSERT INTO reminders (game_id, user_id, stamp, n, due_at)"
-                " VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING",
-                [(state.game_id, user_id, state.stamp, due) for user_id, due in reminders])
+        await self.store.db.write_batch([  # one batch: it may share a commit (batch.py)
+            Step("INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
+                 " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
+                 " seconds = clocks.seconds + excluded.seconds",
+                 [(state.game_id, e, u, sec) for e, u, sec in charges], many=True),
+            Step("INSERT INTO turn_state (game_id, acting, round, since, last_move, accounted_at,"
+                 " stamp) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+                 " acting = excluded.acting, round = excluded.round, since = excluded.since,"
+                 " last_move = excluded.last_move, accounted_at = excluded.accounted_at,"
+                 " stamp = excluded.stamp",
+                 (state.game_id, json.dumps(list(state.acting)), state.round, state.since,
+                  state.last_move, state.accounted_at, state.stamp)),
+            Step("DELETE FROM reminders WHERE game_id = ? AND sent_at IS NULL",
+                 (state.game_id,)),
+            Step("INSERT INTO reminders (game_id, user_id, stamp, n, due_at)"
+                 " VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING",
+                 [(state.game_id, user_id, state.stamp, due) for user_id, due in reminders],
+                 many=True),
+        ])
         if self._cached():
             self._turns[state.game_id] = state
 
