@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -77,13 +78,41 @@ def bot_process(port: int, database: str, processes: int | None, conn: Connectio
     asyncio.run(_bot_main(port, database, processes, conn))
 
 
+class GcWatch:
+    """The cyclic collector's passes in the bot's process: time per generation, longest."""
+
+    def __init__(self) -> None:
+        self.total = [0.0, 0.0, 0.0]
+        self.count = [0, 0, 0]
+        self.worst = 0.0
+        self._t0 = 0.0
+        gc.callbacks.append(self._cb)
+
+    def _cb(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._t0 = time.perf_counter()
+            return
+        took = time.perf_counter() - self._t0
+        gen = info["generation"]
+        self.total[gen] += took
+        self.count[gen] += 1
+        self.worst = max(self.worst, took)
+
+    def reset(self) -> None:
+        self.total, self.count, self.worst = [0.0, 0.0, 0.0], [0, 0, 0], 0.0
+
+
 async def _bot_main(port: int, database: str, processes: int | None, conn: Connection) -> None:
-    from bot.app import RailBot
+    from bot.app import RailBot, tune_collector
     from bot.config import Config
     from bot.service import Service
     from bot.store import Store
 
     FakeDiscord.point_at(port)
+    gcw = GcWatch()
+    tune_collector()  # as bot.app.run_discord does
+    if os.environ.get("BENCH_GC"):  # an experiment: gen0,gen1,gen2 thresholds
+        gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
     config = Config(database=Path(database), guild_ready_timeout=0.05,
                     render_processes=processes)
     store = await Store.open(config.database)
@@ -103,6 +132,7 @@ async def _bot_main(port: int, database: str, processes: int | None, conn: Conne
                 conn.send(None)
             elif msg == "reset":  # counters from now on
                 service.lag.worst, service.lag.warnings = 0.0, 0
+                gcw.reset()
                 conn.send(None)
             elif msg == "stats":
                 pool = service.images._pool
@@ -115,6 +145,8 @@ async def _bot_main(port: int, database: str, processes: int | None, conn: Conne
                     "drawn": service.images.drawn,
                     "bot_cpu": self_cpu.ru_utime + self_cpu.ru_stime,
                     "render_cpu": sum(_cpu_of(p) for p in workers),
+                    "gc": (list(gcw.count), list(gcw.total), gcw.worst),
+                    "commits": getattr(getattr(store.db, "group", None), "commits", 0),
                 })
             else:
                 break
@@ -262,6 +294,16 @@ async def paced(fake: FakeDiscord, tables: list[Table], steps: list[Step], rate:
     return [iid for ids in per_game for iid in ids]
 
 
+async def settle(fake: FakeDiscord, bot: BotProcess) -> None:
+    """Every image drawn and edited into its reply (nothing more reaches the fake)."""
+    while True:
+        seen = len(fake.sent) + len(fake.calls)
+        await bot.ask("idle")
+        await asyncio.sleep(0.5)
+        if len(fake.sent) + len(fake.calls) == seen:
+            return
+
+
 def loadavg() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -287,7 +329,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 return thread, dict(zip(players, users, strict=True))
 
             tables = list(await asyncio.gather(*(setup(g) for g in range(args.games))))
-            await bot.ask("idle")
+            await settle(fake, bot)
             out["setup_s"] = time.perf_counter() - t0
             await bot.ask("reset")
             before = await bot.ask("stats")
@@ -318,7 +360,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 sent = await importer
                 took = sent.at - fake.pending[sent.interaction_id or 0].dispatched
                 out["import"] = (sent.content[:120], took)
-            await bot.ask("idle")
+            await settle(fake, bot)
             out["images_s"] = time.perf_counter() - t0
             if spy is not None:
                 spy.send_signal(2)  # SIGINT: py-spy writes its file
@@ -327,7 +369,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             fake_after = resource.getrusage(resource.RUSAGE_SELF)
             out["load_after"] = loadavg()
             out.update(measure(fake.pending, iids))
-            out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings")})
+            out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
+            out["commits"] = after["commits"] - before["commits"]
             for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
                 out[k] = after[k] - before[k]
             out["fake_cpu"] = (fake_after.ru_utime + fake_after.ru_stime
@@ -383,6 +426,10 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
           f"a move), render workers {r['render_cpu']:.1f} s, fake Discord {r['fake_cpu']:.1f} s "
           f"({r['fake_cpu'] / n * ms:.1f} ms a move)")
     print(f"bot's event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
+    counts, totals, worst = r["gc"]
+    print("bot's cyclic collector: " + ", ".join(
+        f"gen{g} {counts[g]}x {totals[g] * ms:.0f} ms" for g in range(3))
+        + f"; longest pass {worst * ms:.0f} ms; SQLite commits {r['commits']}")
     if "import" in r:
         text, took = r["import"]
         print(f"import of {args.import_undos} undo/redo pairs: {took:.1f} s: {text}")
