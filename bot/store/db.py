@@ -102,9 +102,8 @@ class _SqliteConn(Conn):
         self._db = db
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        try:
-            async with self._db.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+        try:  # one hop to the connection's thread (a cursor's execute, fetch, close: three)
+            return list(await self._db.execute_fetchall(sql, params))
         except sqlite3.IntegrityError as err:
             raise IntegrityError(str(err)) from err
 
