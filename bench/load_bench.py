@@ -72,10 +72,11 @@ def _cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def bot_process(port: int, database: str, processes: int | None, conn: Connection) -> None:
+def bot_process(port: int, database: str, processes: int | None, threads: int,
+                conn: Connection) -> None:
     """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
     bench's control messages on `conn`."""
-    asyncio.run(_bot_main(port, database, processes, conn))
+    asyncio.run(_bot_main(port, database, processes, threads, conn))
 
 
 class GcWatch:
@@ -102,7 +103,8 @@ class GcWatch:
         self.total, self.count, self.worst = [0.0, 0.0, 0.0], [0, 0, 0], 0.0
 
 
-async def _bot_main(port: int, database: str, processes: int | None, conn: Connection) -> None:
+async def _bot_main(port: int, database: str, processes: int | None, threads: int,
+                    conn: Connection) -> None:
     from bot.app import RailBot, tune_collector
     from bot.config import Config
     from bot.service import Service
@@ -111,10 +113,12 @@ async def _bot_main(port: int, database: str, processes: int | None, conn: Conne
     FakeDiscord.point_at(port)
     gcw = GcWatch()
     tune_collector()  # as bot.app.run_discord does
+    if os.environ.get("BENCH_SWITCH"):  # an experiment: the GIL's switch interval
+        sys.setswitchinterval(float(os.environ["BENCH_SWITCH"]))
     if os.environ.get("BENCH_GC"):  # an experiment: gen0,gen1,gen2 thresholds
         gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
     config = Config(database=Path(database), guild_ready_timeout=0.05,
-                    render_processes=processes)
+                    render_processes=processes, engine_threads=threads)
     store = await Store.open(config.database)
     service = Service.from_config(store, config)
     bot = RailBot(config, service)
@@ -160,11 +164,11 @@ async def _bot_main(port: int, database: str, processes: int | None, conn: Conne
 
 
 class BotProcess:
-    def __init__(self, port: int, database: Path, processes: int | None) -> None:
+    def __init__(self, port: int, database: Path, processes: int | None, threads: int) -> None:
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=bot_process, args=(port, str(database), processes, child),
-                                name="bot")
+        self.proc = ctx.Process(target=bot_process,
+                                args=(port, str(database), processes, threads, child), name="bot")
         self.proc.start()
 
     async def ask(self, msg: str, timeout: float = 600) -> Any:
@@ -314,7 +318,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     await fake.start()
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:
-        bot = BotProcess(fake.port, Path(tmp) / "bot.sqlite3", args.render_processes)
+        bot = BotProcess(fake.port, Path(tmp) / "bot.sqlite3", args.render_processes,
+                         args.engine_threads)
         spy: subprocess.Popen[bytes] | None = None
         try:
             await bot.ready()
@@ -446,6 +451,8 @@ def main() -> int:
                              "(default: waves, every game at once)")
     parser.add_argument("--render-processes", type=int, default=None,
                         help="worker processes drawing images (default: one per core)")
+    parser.add_argument("--engine-threads", type=int, default=8,
+                        help="the bot's engine threads (config engine_threads; default 8)")
     parser.add_argument("--import-undos", type=int, default=0)
     parser.add_argument("--profile", default="",
                         help="py-spy the bot's process into this file while the moves run")
