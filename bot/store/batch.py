@@ -75,6 +75,7 @@ class GroupCommit:
         self._lock = lock  # the connection's: no other transaction interleaves
         self._waiting: list[tuple[Sequence[Step], asyncio.Future[list[int]]]] = []
         self._busy = False
+        self._task: asyncio.Future[None] | None = None
         self.commits = 0  # transactions written (for benches)
         self.batches = 0
 
@@ -83,7 +84,7 @@ class GroupCommit:
         self._waiting.append((steps, future))
         if not self._busy:
             self._busy = True
-            asyncio.ensure_future(self._drain())
+            self._task = asyncio.ensure_future(self._drain())  # kept: the loop holds tasks weakly
         return await future
 
     async def _drain(self) -> None:
