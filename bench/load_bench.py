@@ -1,72 +1,203 @@
-"""Many busy games at once, through the real discord.py client and the fake Discord.
+"""Many busy games at once, through the real discord.py client and a fake Discord in another
+process.
 
-    python bench/load_bench.py --games 200 --moves 80 [--import-undos 9000] [--render-processes N]
+    python bench/load_bench.py --games 200 --moves 30                # waves: all games at once
+    python bench/load_bench.py --games 200 --moves 30 --rate 40      # paced: 40 moves/s in all
+    python bench/load_bench.py ... [--import-undos 9000] [--render-processes N] [--profile F]
 
-The fake Discord runs on its own thread and event loop, so the times it stamps (interaction
-sent, first reply received, images edited in) do not wait for the bot's loop. The bot runs in
-this process as in production: real engine on its threads, images in worker processes, a
-real SQLite file. Every game re-plays the moves in effect of the 18MS game
-../shared/fixtures/18MS/14375.json (through its first operating rounds) as slash commands
-by the right users; one move in every game is sent at the same instant, wave after wave (the
-next wave when every game has its first reply, while images may still be drawn).
+Two processes, as in production where Discord is someone else's machine:
+- this one is Discord's side: the fake Discord (REST + gateway, tests/bot/fake_discord.py)
+  and the players. It stamps the time each interaction is sent and each answer received
+  (`time.perf_counter`, on its own loop): the bot's loop and GIL cannot delay the stamps;
+- the bot's process (spawned): the real RailBot as in production, its engine threads, its
+  images drawn in worker processes (one per core unless `--render-processes`), a real SQLite
+  file. The two talk only over the loopback network (discord.py's HTTP and websocket), plus a
+  control pipe the bench uses between phases (are the images done, the bot's counters).
 
-`--import-undos N`: during the waves, one player imports a game of N undo/redo pairs; the
-figures say whether the other games' replies stayed fast meanwhile.
+Every game re-plays the moves in effect of the 18MS game ../shared/fixtures/18MS/14375.json
+(through its first operating rounds) as slash commands by the right users.
+- Waves (default): one move in every game is sent at the same instant, wave after wave (the
+  next wave when every game has its first reply, while images may still be drawn).
+- `--rate R`: the games' moves are spread evenly at R moves/s in all (game g sends its k-th
+  move at (k * games + g) / R s); a game whose previous move is not answered yet sends its
+  next one when it is (the delay is reported: the bot did not keep up).
+
+`--import-undos N`: during the moves, one player imports a game of N undo/redo pairs.
+`--profile FILE`: py-spy samples the bot's process (threads and GIL) into FILE (speedscope
+or flamegraph by its extension) while the moves run.
 
 Reported: first reply (the answer a player reads, with the ping) p50/p95/max; missed
 deadlines (no callback of any kind within Discord's 3 s); images (edited into the reply)
-p50/p95/max and how many replies were left to a newer move of the same game; the worst
-event-loop lag of the bot.
+p50/p95/max and how many replies were left to a newer move of the same game; the bot's
+worst event-loop lag; CPU seconds of the bot's process, its render workers and the fake's
+process over the moves; the load average before and after.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import multiprocessing as mp
 import os
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Coroutine
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.app import RailBot  # noqa: E402
-from bot.config import Config  # noqa: E402
-from bot.service import Service  # noqa: E402
-from bot.store import Store  # noqa: E402
 from tests.bot.conftest import FIXTURES  # noqa: E402
 from tests.bot.fake_discord import FakeDiscord, Pending, User  # noqa: E402
 
 FIXTURE = FIXTURES / "18MS" / "14375.json"
-T = TypeVar("T")
 
 
-class FakeThread:
-    """The fake Discord on a thread of its own, with its own event loop."""
+# -- the bot's process ----------------------------------------------------------------------
+
+
+def _cpu_of(pid: int) -> float:
+    """User + system CPU seconds of a live process (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bot_process(port: int, database: str, processes: int | None, threads: int,
+                conn: Connection) -> None:
+    """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
+    bench's control messages on `conn`."""
+    asyncio.run(_bot_main(port, database, processes, threads, conn))
+
+
+class GcWatch:
+    """The cyclic collector's passes in the bot's process: time per generation, longest."""
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.fake: FakeDiscord = self.call(self._make())
+        self.total = [0.0, 0.0, 0.0]
+        self.count = [0, 0, 0]
+        self.worst = 0.0
+        self._t0 = 0.0
+        gc.callbacks.append(self._cb)
 
-    async def _make(self) -> FakeDiscord:
-        fake = FakeDiscord()
-        await fake.start()
-        return fake
+    def _cb(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._t0 = time.perf_counter()
+            return
+        took = time.perf_counter() - self._t0
+        gen = info["generation"]
+        self.total[gen] += took
+        self.count[gen] += 1
+        self.worst = max(self.worst, took)
 
-    def call(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result()
+    def reset(self) -> None:
+        self.total, self.count, self.worst = [0.0, 0.0, 0.0], [0, 0, 0], 0.0
 
-    async def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+async def _bot_main(port: int, database: str, processes: int | None, threads: int,
+                    conn: Connection) -> None:
+    from bot.app import RailBot, tune_collector
+    from bot.config import Config
+    from bot.service import Service
+    from bot.store import Store
+
+    FakeDiscord.point_at(port)
+    gcw = GcWatch()
+    tune_collector()  # as bot.app.run_discord does
+    if os.environ.get("BENCH_SWITCH"):  # an experiment: the GIL's switch interval
+        sys.setswitchinterval(float(os.environ["BENCH_SWITCH"]))
+    if os.environ.get("BENCH_GC"):  # an experiment: gen0,gen1,gen2 thresholds
+        gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
+    config = Config(database=Path(database), guild_ready_timeout=0.05,
+                    render_processes=processes, engine_threads=threads)
+    store = await Store.open(config.database)
+    service = Service.from_config(store, config)
+    bot = RailBot(config, service)
+    await bot.login("fake-token")
+    task = asyncio.create_task(bot.connect(reconnect=False))
+    await asyncio.wait_for(bot.wait_until_ready(), 60)
+    loop = asyncio.get_running_loop()
+    conn.send("ready")
+    try:
+        while True:
+            msg = await loop.run_in_executor(None, conn.recv)
+            if msg == "idle":  # every image asked for so far is drawn
+                await asyncio.sleep(0.3)
+                await service.images.idle()
+                conn.send(None)
+            elif msg == "reset":  # counters from now on
+                service.lag.worst, service.lag.warnings = 0.0, 0
+                gcw.reset()
+                conn.send(None)
+            elif msg == "stats":
+                pool = service.images._pool
+                workers = list(getattr(pool, "_processes", None) or {})
+                self_cpu = resource.getrusage(resource.RUSAGE_SELF)
+                conn.send({
+                    "lag_worst_ms": service.lag.worst * 1000,
+                    "lag_warnings": service.lag.warnings,
+                    "superseded": service.images.superseded,
+                    "drawn": service.images.drawn,
+                    "bot_cpu": self_cpu.ru_utime + self_cpu.ru_stime,
+                    "render_cpu": sum(_cpu_of(p) for p in workers),
+                    "gc": (list(gcw.count), list(gcw.total), gcw.worst),
+                    "commits": getattr(getattr(store.db, "group", None), "commits", 0),
+                })
+            else:
+                break
+    finally:
+        await service.lag.stop()
+        await bot.close()
+        task.cancel()
+        service.close()
+        await store.close()
+        conn.send("stopped")
+
+
+class BotProcess:
+    def __init__(self, port: int, database: Path, processes: int | None, threads: int) -> None:
+        ctx = mp.get_context("spawn")
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=bot_process,
+                                args=(port, str(database), processes, threads, child), name="bot")
+        self.proc.start()
+
+    async def ask(self, msg: str, timeout: float = 600) -> Any:
+        loop = asyncio.get_running_loop()
+
+        def call() -> Any:
+            self.conn.send(msg)
+            if not self.conn.poll(timeout):
+                raise TimeoutError(f"the bot did not answer {msg!r}")
+            return self.conn.recv()
+
+        return await loop.run_in_executor(None, call)
+
+    async def ready(self) -> None:
+        loop = asyncio.get_running_loop()
+        got = await loop.run_in_executor(None, lambda: self.conn.poll(120) and self.conn.recv())
+        if got != "ready":
+            raise RuntimeError("the bot's process did not start")
+
+    async def stop(self) -> None:
+        try:
+            await self.ask("stop", timeout=30)
+        finally:
+            self.proc.join(10)
+            if self.proc.is_alive():
+                self.proc.terminate()
+
+
+# -- Discord's side -------------------------------------------------------------------------
 
 
 def script(moves: int) -> tuple[list[str], list[tuple[str, str, dict[str, Any]]]]:
@@ -94,15 +225,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def new_game(ft: FakeThread, users: list[User]) -> int:
-    fake = ft.fake
-    before = {c for c, d in fake.channels.items() if d["type"] == 11}
-    await ft.run(fake.invoke(users[0], fake.main_channel, "create", title="18MS", timeout=60))
-    (thread,) = {c for c, d in fake.channels.items() if d["type"] == 11} - before
+async def new_game(fake: FakeDiscord, users: list[User], create: asyncio.Lock) -> int:
+    async with create:  # the new thread is told apart from the others' by its arrival
+        before = {c for c, d in fake.channels.items() if d["type"] == 11}
+        await fake.invoke(users[0], fake.main_channel, "create", title="18MS", timeout=120)
+        (thread,) = {c for c, d in fake.channels.items() if d["type"] == 11} - before
     for u in users[1:]:
-        await ft.run(fake.invoke(u, thread, "join", timeout=60))
+        await fake.invoke(u, thread, "join", timeout=120)
     seating = " ".join(f"<@{u.id}>" for u in users)
-    sent = await ft.run(fake.invoke(users[0], thread, "start", seating=seating, timeout=60))
+    sent = await fake.invoke(users[0], thread, "start", seating=seating, timeout=120)
     assert "starts" in sent.content, sent.content
     return thread
 
@@ -122,71 +253,139 @@ def undo_file(pairs: int) -> dict[str, Any]:
     return {**data, "actions": actions, "result": {}}
 
 
-async def bench(games: int, moves: int, processes: int | None, undos: int) -> dict[str, Any]:
-    players, steps = script(moves)
-    ft = FakeThread()
-    fake = ft.fake
-    old = fake.patch()
+Table = tuple[int, dict[str, User]]
+Step = tuple[str, str, dict[str, Any]]
+
+
+async def send(fake: FakeDiscord, table: Table, step: Step) -> int:
+    thread, seat = table
+    who, name, options = step
+    sent = await fake.invoke(seat[who], thread, name, timeout=300, **options)
+    if sent.ephemeral:
+        raise RuntimeError(f"/{name} {options} refused: {sent.content}")
+    assert sent.interaction_id is not None
+    return sent.interaction_id
+
+
+async def waves(fake: FakeDiscord, tables: list[Table], steps: list[Step]) -> list[int]:
+    iids: list[int] = []
+    for step in steps:
+        iids.extend(await asyncio.gather(*(send(fake, t, step) for t in tables)))
+    return iids
+
+
+async def paced(fake: FakeDiscord, tables: list[Table], steps: list[Step], rate: float,
+                late: list[float]) -> list[int]:
+    """Game g sends move k at t0 + (k * games + g) / rate, or when its previous move is
+    answered if that is later (how much later goes to `late`)."""
+    loop = asyncio.get_running_loop()
+    t0 = loop.time() + 0.1
+    n = len(tables)
+
+    async def game(g: int, table: Table) -> list[int]:
+        out = []
+        for k, step in enumerate(steps):
+            due = t0 + (k * n + g) / rate
+            now = loop.time()
+            if now < due:
+                await asyncio.sleep(due - now)
+            else:
+                late.append(now - due)
+            out.append(await send(fake, table, step))
+        return out
+
+    per_game = await asyncio.gather(*(game(g, t) for g, t in enumerate(tables)))
+    return [iid for ids in per_game for iid in ids]
+
+
+async def settle(fake: FakeDiscord, bot: BotProcess) -> None:
+    """Every image drawn and edited into its reply (nothing more reaches the fake)."""
+    while True:
+        seen = len(fake.sent) + len(fake.calls)
+        await bot.ask("idle")
+        await asyncio.sleep(0.5)
+        if len(fake.sent) + len(fake.calls) == seen:
+            return
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+async def bench(args: argparse.Namespace) -> dict[str, Any]:
+    players, steps = script(args.moves)
+    fake = FakeDiscord()
+    await fake.start()
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:
-        config = Config(database=Path(tmp) / "bot.sqlite3", guild_ready_timeout=0.05,
-                        render_processes=processes)
-        store = await Store.open(config.database)
-        service = Service.from_config(store, config)
-        bot = RailBot(config, service)
-        await bot.login("fake-token")
-        task = asyncio.create_task(bot.connect(reconnect=False))
-        await asyncio.wait_for(bot.wait_until_ready(), 30)
+        bot = BotProcess(fake.port, Path(tmp) / "bot.sqlite3", args.render_processes,
+                         args.engine_threads)
+        spy: subprocess.Popen[bytes] | None = None
         try:
+            await bot.ready()
             t0 = time.perf_counter()
-            tables = []
-            for g in range(games):
+            create = asyncio.Lock()
+            slots = asyncio.Semaphore(8)
+
+            async def setup(g: int) -> Table:
                 users = [User(100000 + g * 10 + i, f"G{g}P{i}") for i in range(len(players))]
-                tables.append((await new_game(ft, users), dict(zip(players, users, strict=True))))
-            await service.images.idle()
+                async with slots:
+                    thread = await new_game(fake, users, create)
+                return thread, dict(zip(players, users, strict=True))
+
+            tables = list(await asyncio.gather(*(setup(g) for g in range(args.games))))
+            await settle(fake, bot)
             out["setup_s"] = time.perf_counter() - t0
-            service.lag.start()
+            await bot.ask("reset")
+            before = await bot.ask("stats")
+            fake_before = resource.getrusage(resource.RUSAGE_SELF)
+            out["load_before"] = loadavg()
+            if args.profile:
+                spy = subprocess.Popen(
+                    ["py-spy", "record", "--pid", str(bot.proc.pid), "--threads", "--gil",
+                     "--rate", "100", "--nonblocking", "-o", args.profile,
+                     *(["--format", "speedscope"] if args.profile.endswith(".json") else [])],
+                    stdout=subprocess.DEVNULL)
             importer = None
-            if undos:
-                blob = json.dumps(undo_file(undos)).encode()
+            if args.import_undos:
+                blob = json.dumps(undo_file(args.import_undos)).encode()
                 mapping = " ".join(f"{p}=<@{200 + i}>" for i, p in enumerate(players))
-                importer = asyncio.ensure_future(ft.run(fake.invoke(
+                importer = asyncio.ensure_future(fake.invoke(
                     User(200, "Importer"), fake.main_channel, "import", players=mapping,
-                    attachment=("undos.json", blob), timeout=600)))
-            iids: list[int] = []
+                    attachment=("undos.json", blob), timeout=600))
+            late: list[float] = []
             t0 = time.perf_counter()
-            for who, name, options in steps:
-                async def one(thread: int, seat: dict[str, User], who: str = who,
-                              name: str = name, options: dict[str, Any] = options) -> int:
-                    sent = await fake.invoke(seat[who], thread, name, timeout=120, **options)
-                    if sent.ephemeral:
-                        raise RuntimeError(f"/{name} {options} refused: {sent.content}")
-                    assert sent.interaction_id is not None
-                    return sent.interaction_id
-
-                async def wave() -> list[int]:
-                    return list(await asyncio.gather(*(one(t, s) for t, s in tables)))
-
-                iids.extend(await ft.run(wave()))
+            if args.rate:
+                iids = await paced(fake, tables, steps, args.rate, late)
+            else:
+                iids = await waves(fake, tables, steps)
             out["wall_s"] = time.perf_counter() - t0
+            out["late"] = late
             if importer is not None:
                 sent = await importer
-                out["import"] = (sent.content[:120], sent.at - fake.pending[sent.interaction_id].dispatched)  # type: ignore[index]
-            await service.images.idle()
-            await asyncio.sleep(0.5)
+                took = sent.at - fake.pending[sent.interaction_id or 0].dispatched
+                out["import"] = (sent.content[:120], took)
+            await settle(fake, bot)
+            out["images_s"] = time.perf_counter() - t0
+            if spy is not None:
+                spy.send_signal(2)  # SIGINT: py-spy writes its file
+                spy.wait(60)
+            after = await bot.ask("stats")
+            fake_after = resource.getrusage(resource.RUSAGE_SELF)
+            out["load_after"] = loadavg()
             out.update(measure(fake.pending, iids))
-            out["lag_worst_ms"] = service.lag.worst * 1000
-            out["lag_warnings"] = service.lag.warnings
-            out["superseded"] = service.images.superseded
-            out["drawn"] = service.images.drawn
+            out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
+            out["commits"] = after["commits"] - before["commits"]
+            for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
+                out[k] = after[k] - before[k]
+            out["fake_cpu"] = (fake_after.ru_utime + fake_after.ru_stime
+                               - fake_before.ru_utime - fake_before.ru_stime)
+            out["unknown"] = list(fake.unknown)
         finally:
-            await service.lag.stop()
-            await bot.close()
-            task.cancel()
-            service.close()
-            await store.close()
-            ft.call(fake.stop())
-            FakeDiscord.restore(old)
+            if spy is not None and spy.poll() is None:
+                spy.kill()
+            await bot.stop()
+            await fake.stop()
     return out
 
 
@@ -206,35 +405,62 @@ def measure(pending: dict[int, Pending], iids: list[int]) -> dict[str, Any]:
     return {"first": first, "images": images, "missed": missed}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--moves", type=int, default=80)
-    parser.add_argument("--render-processes", type=int, default=None,
-                        help="worker processes drawing images (default: one per core)")
-    parser.add_argument("--import-undos", type=int, default=0)
-    args = parser.parse_args()
-    if not FIXTURE.exists():
-        print(f"{FIXTURE} is absent: the bench re-plays that recorded game", file=sys.stderr)
-        return 2
-    r = asyncio.run(bench(args.games, args.moves, args.render_processes, args.import_undos))
+def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     ms = 1000
     first, images = r["first"], r["images"]
-    print(f"{args.games} games, {r['steps']} waves, {len(first)} moves in {r['wall_s']:.1f} s "
-          f"({len(first) / r['wall_s']:.0f} moves/s); cores {os.cpu_count()}; "
-          f"render processes {args.render_processes or os.cpu_count()}; setup {r['setup_s']:.0f} s")
+    mode = f"paced at {args.rate:g} moves/s" if args.rate else f"{r['steps']} waves"
+    print(f"{args.games} games, {mode}: {len(first)} moves in {r['wall_s']:.1f} s "
+          f"({len(first) / r['wall_s']:.1f} moves/s); cores {os.cpu_count()}; render "
+          f"processes {args.render_processes if args.render_processes is not None else os.cpu_count()}; "
+          f"setup {r['setup_s']:.0f} s")
+    print(f"load average: before {r['load_before']}, after {r['load_after']}")
     print(f"first reply: median {statistics.median(first) * ms:.0f} ms, p95 "
           f"{pct(first, 0.95) * ms:.0f} ms, max {max(first) * ms:.0f} ms; "
           f"missed 3 s deadlines: {r['missed']}")
+    if args.rate:
+        late = r["late"]
+        print(f"moves sent late (the game's previous move not answered by its time): "
+              f"{len(late)}" + (f", max {max(late) * ms:.0f} ms" if late else ""))
     if images:
         print(f"images: {len(images)} replies got images ({r['drawn']} drawn), "
               f"{r['superseded']} left to a newer move of their game; median "
               f"{statistics.median(images) * ms:.0f} ms, p95 {pct(images, 0.95) * ms:.0f} ms, "
-              f"max {max(images) * ms:.0f} ms")
-    print(f"event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
+              f"max {max(images) * ms:.0f} ms; all drawn {r['images_s']:.1f} s after the start")
+    n = len(first)
+    print(f"CPU over the moves: bot process {r['bot_cpu']:.1f} s ({r['bot_cpu'] / n * ms:.1f} ms "
+          f"a move), render workers {r['render_cpu']:.1f} s, fake Discord {r['fake_cpu']:.1f} s "
+          f"({r['fake_cpu'] / n * ms:.1f} ms a move)")
+    print(f"bot's event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
+    counts, totals, worst = r["gc"]
+    print("bot's cyclic collector: " + ", ".join(
+        f"gen{g} {counts[g]}x {totals[g] * ms:.0f} ms" for g in range(3))
+        + f"; longest pass {worst * ms:.0f} ms; SQLite commits {r['commits']}")
     if "import" in r:
         text, took = r["import"]
         print(f"import of {args.import_undos} undo/redo pairs: {took:.1f} s: {text}")
+    if r["unknown"]:
+        print(f"unknown Discord routes called: {r['unknown']}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=30)
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="moves per second in all, spread evenly over the games "
+                             "(default: waves, every game at once)")
+    parser.add_argument("--render-processes", type=int, default=None,
+                        help="worker processes drawing images (default: one per core)")
+    parser.add_argument("--engine-threads", type=int, default=8,
+                        help="the bot's engine threads (config engine_threads; default 8)")
+    parser.add_argument("--import-undos", type=int, default=0)
+    parser.add_argument("--profile", default="",
+                        help="py-spy the bot's process into this file while the moves run")
+    args = parser.parse_args()
+    if not FIXTURE.exists():
+        print(f"{FIXTURE} is absent: the bench re-plays that recorded game", file=sys.stderr)
+        return 2
+    report(args, asyncio.run(bench(args)))
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import secrets
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,19 @@ class RailBot(commands.Bot):
             log.warning("could not report an error to the user")
 
 
+# The cyclic collector's thresholds for the bot's process (Python's are 700, 10, 10). The bot
+# keeps a large heap that lives long (its cache of replayed games); with the default young
+# threshold the collector passes over it again and again: under 200 games moving at once it
+# took half the process's CPU and held the event loop up to half a second
+# (bench/README.md, issue 13). Reference counting frees almost everything; the collector
+# still runs, for cycles, every 50,000 net allocations, the older generations less often.
+COLLECTOR_THRESHOLDS = (50_000, 20, 20)
+
+
+def tune_collector() -> None:
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
+
+
 async def open_service(config: Config) -> Service:
     store = await Store.open(config.store_target)
     return Service.from_config(store, config)
@@ -104,6 +118,7 @@ def make_bot(config: Config, service: Service) -> RailBot:
 
 
 async def run_discord(config: Config, token: str) -> None:
+    tune_collector()
     service = await open_service(config)
     if config.shard_ids is not None and not service.store.shared:
         log.warning("this process runs only shards %s, on a SQLite file: other processes must "

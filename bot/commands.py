@@ -98,13 +98,13 @@ class Commands:
             raise BotError(f"/{name} needs: {', '.join(missing)}.")
         s = self.service
         if spec.move is not None:
-            game = await s.game_here(ctx.channel_id)
+            game_id = await s.game_id_here(ctx.channel_id)
             builder = spec.move
 
             def build(legal: Named) -> dict[str, Any]:
                 return builder(legal, **args)
 
-            return await s.act(ctx.who, game.id, build, interaction_id=ctx.interaction_id)
+            return await s.act(ctx.who, game_id, build, interaction_id=ctx.interaction_id)
         match name:
             case "create":
                 options = [o.strip() for o in str(args.get("options", "")).split(",") if o.strip()]

@@ -33,6 +33,8 @@ P = ParamSpec("P")
 
 log = logging.getLogger(__name__)
 
+NO_GAME_HERE = "There is no game in this channel: use this command in a game's thread."
+
 
 @dataclass(slots=True)
 class Live:
@@ -42,6 +44,10 @@ class Live:
     game: Game
     records: list[ActionRecord] = field(default_factory=list)
     size: int = 0  # bytes the replayed game holds (measured at load, grown per move)
+    # the game's view after its latest move, and the log length it shows: the next move's
+    # "before" (which images changed), not built again
+    view: GameView | None = None
+    view_at: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +140,15 @@ class ServiceCore:
     async def game_here(self, channel_id: int) -> GameRecord:
         record = await self.store.game_in_channel(channel_id)
         if record is None:
-            raise BotError("There is no game in this channel: use this command in a game's thread.")
+            raise BotError(NO_GAME_HERE)
         return record
+
+    async def game_id_here(self, channel_id: int) -> int:
+        """The id of this channel's game (a move reads the game under its lock)."""
+        game_id = await self.store.game_id_in_channel(channel_id)
+        if game_id is None:
+            raise BotError(NO_GAME_HERE)
+        return game_id
 
     def _new_engine_game(self, record: GameRecord) -> Game:
         players = [(p.engine_id, p.name) for p in record.seated]

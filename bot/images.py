@@ -21,6 +21,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
+from bot import imagewire
 from bot.ports import Renderer
 from bot.replies import Attachment, ImageJob
 from engine.view import GameView
@@ -68,6 +69,7 @@ class ImageDesk:
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self._slots = asyncio.Semaphore(max(1, self.workers))
         self._pool: Executor | None = None
+        self._packer = imagewire.Packer()
         self._games: OrderedDict[int, _GameImages] = OrderedDict()
         self._games_kept = games_kept
         self._busy = 0
@@ -137,12 +139,9 @@ class ImageDesk:
     async def _render(self, state: _GameImages, stamp: int, view: GameView,
                       kinds: Sequence[str],
                       clocks: Mapping[str, float] | None = None) -> list[Attachment]:
-        loop = asyncio.get_running_loop()
         out: list[Attachment] = []
         todo = [k for k in kinds if state.drawn.get(k, (None,))[0] != stamp]
-        futures = {k: loop.run_in_executor(self._executor(), _draw, self.renderer, k, view,
-                                           clocks)
-                   for k in todo}
+        futures = {k: asyncio.ensure_future(self._one(k, view, clocks)) for k in todo}
         for kind in kinds:
             if kind in futures:
                 try:
@@ -158,6 +157,23 @@ class ImageDesk:
                 png = state.drawn[kind][1]
             out.append(Attachment(image_filename(kind), png))
         return out
+
+    async def _one(self, kind: str, view: GameView,
+                   clocks: Mapping[str, float] | None) -> bytes | None:
+        """One image: in a thread with the view as it is; in a worker process with the view
+        stripped of its title data, which the worker keeps (bot/imagewire.py)."""
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        if self.workers <= 0 or not isinstance(view, GameView):
+            return await loop.run_in_executor(pool, _draw, self.renderer, kind, view, clocks)
+        packed = self._packer.pack(view.data)
+        bare = imagewire.strip(view)
+        png = await loop.run_in_executor(pool, imagewire.draw_remote, self.renderer, kind, bare,
+                                         packed.key, None, clocks)
+        if png == imagewire.MISSING:  # that worker's first image of this title (variant)
+            png = await loop.run_in_executor(pool, imagewire.draw_remote, self.renderer, kind,
+                                             bare, packed.key, packed.blob, clocks)
+        return png
 
     async def idle(self) -> None:
         """Wait until no job is drawing (tests, shutdown)."""

@@ -130,7 +130,9 @@ class ServicePlay(ServiceCore):
         try:
             # the engine works on its threads (the caller holds the game's lock): the event
             # loop keeps serving other games meanwhile
-            stored, before = await self.run_engine(self._engine_apply, game, action, agreed)
+            known = live.view if live.view_at == len(live.records) else None
+            stored, before = await self.run_engine(self._engine_apply, game, action, agreed,
+                                                   known)
         except EngineError as err:
             raise BotError(str(err)) from err
         dumped = dump_action(stored)
@@ -178,6 +180,7 @@ class ServicePlay(ServiceCore):
         # the move is stored: from here on, a failure must not hide that it was made
         try:
             after, kinds, turn = await self.run_engine(self._engine_after, game, before)
+            live.view, live.view_at = after, len(live.records)
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
                 reply.text += "\n" + self._result_text(live.record, turn)
@@ -197,10 +200,11 @@ class ServicePlay(ServiceCore):
         return reply, Draw(after, kinds, live.record.id, len(live.records))
 
     @staticmethod
-    def _engine_apply(game: Game, action: dict[str, Any], agreed: bool
-                      ) -> tuple[Action, GameView]:
-        """On an engine thread: the view before the move, then the move (or its refusal)."""
-        before: GameView = game.view()
+    def _engine_apply(game: Game, action: dict[str, Any], agreed: bool,
+                      known: GameView | None = None) -> tuple[Action, GameView]:
+        """On an engine thread: the view before the move (`known`: the view after the
+        previous move, the game unchanged since), then the move (or its refusal)."""
+        before: GameView = known if known is not None else game.view()
         stored: Action = game.apply(action, agreed=agreed)
         return stored, before
 

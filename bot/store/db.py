@@ -26,6 +26,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store.batch import GroupCommit, Outcome, Step, run_group
+
 
 class IntegrityError(Exception):
     """A constraint refused a write (both databases); `str(err)` names the constraint."""
@@ -61,6 +63,22 @@ class Db(Conn):
     def transaction(self) -> Any:  # an async context manager yielding a Conn
         raise NotImplementedError
 
+    async def write_batch(self, steps: Sequence[Step]) -> list[int]:
+        """The steps in one transaction (bot/store/batch.py); their row counts."""
+        async with self.transaction() as tx:
+            out = []
+            for step in steps:
+                if step.many:
+                    await tx.executemany(step.sql, step.params)
+                    out.append(-1)
+                else:
+                    out.append((await tx.execute(step.sql, step.params)).rowcount)
+            return out
+
+    async def fetch_batch(self, queries: Sequence[Step]) -> list[list[Any]]:
+        """The rows of each query (on SQLite in one hop to its thread)."""
+        return [await self.fetch(q.sql, q.params) for q in queries]
+
     def lock(self, key: int) -> Any:
         """An async context manager: exclusive across every process sharing the database."""
         raise NotImplementedError
@@ -84,9 +102,8 @@ class _SqliteConn(Conn):
         self._db = db
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        try:
-            async with self._db.execute(sql, params) as cur:
-                return list(await cur.fetchall())
+        try:  # one hop to the connection's thread (a cursor's execute, fetch, close: three)
+            return list(await self._db.execute_fetchall(sql, params))
         except sqlite3.IntegrityError as err:
             raise IntegrityError(str(err)) from err
 
@@ -115,6 +132,7 @@ class SqliteDb(Db):
         self._conn = _SqliteConn(db)
         self._tx = asyncio.Lock()
         self._locks: dict[int, asyncio.Lock] = {}
+        self.group = GroupCommit(self._run_group, self._tx)
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteDb:
@@ -137,6 +155,19 @@ class SqliteDb(Db):
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         async with self._tx:
             await self._conn.executemany(sql, rows)
+
+    async def _run_group(self, batches: Sequence[Sequence[Step]]) -> list[Outcome]:
+        # aiosqlite runs the function on its connection's thread (its own queue, one hop)
+        return await self._db._execute(run_group, self._db._conn, batches)
+
+    async def write_batch(self, steps: Sequence[Step]) -> list[int]:
+        try:
+            return await self.group.write(steps)
+        except sqlite3.IntegrityError as err:
+            raise IntegrityError(str(err)) from err
+
+    async def fetch_batch(self, queries: Sequence[Step]) -> list[list[Any]]:
+        return await self._db._execute(_fetch_all, self._db._conn, queries)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
@@ -172,6 +203,10 @@ class SqliteDb(Db):
 
     async def close(self) -> None:
         await self._db.close()
+
+
+def _fetch_all(conn: sqlite3.Connection, queries: Sequence[Step]) -> list[list[Any]]:
+    return [list(conn.execute(q.sql, q.params).fetchall()) for q in queries]
 
 
 # -- PostgreSQL ----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import QuietHours
+from bot.store.batch import Step
 from bot.store.repo import Store
 
 DEFAULT_REMIND_HOURS = 12.0
@@ -67,6 +68,8 @@ class LongGameRepo:
         self._turns: dict[int, TurnState | None] = {}
         self._timings: dict[int, Timing] = {}
         self._followers: dict[int, list[int]] = {}
+        self._clocks: dict[int, dict[tuple[str, int], float]] = {}
+        self._quiet: dict[int, QuietHours] = {}
 
     async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return await self.store.db.fetch(sql, params)
@@ -141,33 +144,43 @@ class LongGameRepo:
         turn it is now, and replace the game's unsent reminders by `reminders` ((user id, due
         time), the first reminder of this wait)."""
         self._turns.pop(state.game_id, None)  # read again if the transaction fails
-        async with self.store._transaction() as db:
-            await db.executemany(
-                "INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
-                " seconds = clocks.seconds + excluded.seconds",
-                [(state.game_id, e, u, sec) for e, u, sec in charges])
-            await db.execute(
-                "INSERT INTO turn_state (game_id, acting, round, since, last_move, accounted_at,"
-                " stamp) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
-                " acting = excluded.acting, round = excluded.round, since = excluded.since,"
-                " last_move = excluded.last_move, accounted_at = excluded.accounted_at,"
-                " stamp = excluded.stamp",
-                (state.game_id, json.dumps(list(state.acting)), state.round, state.since,
-                 state.last_move, state.accounted_at, state.stamp))
-            await db.execute("DELETE FROM reminders WHERE game_id = ? AND sent_at IS NULL",
-                             (state.game_id,))
-            await db.executemany(
-                "INSERT INTO reminders (game_id, user_id, stamp, n, due_at)"
-                " VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING",
-                [(state.game_id, user_id, state.stamp, due) for user_id, due in reminders])
+        clocks = self._clocks.pop(state.game_id, None)
+        await self.store.db.write_batch([  # one batch: it may share a commit (batch.py)
+            Step("INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
+                 " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
+                 " seconds = clocks.seconds + excluded.seconds",
+                 [(state.game_id, e, u, sec) for e, u, sec in charges], many=True),
+            Step("INSERT INTO turn_state (game_id, acting, round, since, last_move, accounted_at,"
+                 " stamp) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+                 " acting = excluded.acting, round = excluded.round, since = excluded.since,"
+                 " last_move = excluded.last_move, accounted_at = excluded.accounted_at,"
+                 " stamp = excluded.stamp",
+                 (state.game_id, json.dumps(list(state.acting)), state.round, state.since,
+                  state.last_move, state.accounted_at, state.stamp)),
+            Step("DELETE FROM reminders WHERE game_id = ? AND sent_at IS NULL",
+                 (state.game_id,)),
+            Step("INSERT INTO reminders (game_id, user_id, stamp, n, due_at)"
+                 " VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING",
+                 [(state.game_id, user_id, state.stamp, due) for user_id, due in reminders],
+                 many=True),
+        ])
         if self._cached():
             self._turns[state.game_id] = state
+            if clocks is not None:  # the same sums as the database's
+                for e, u, sec in charges:
+                    clocks[(e, u)] = clocks.get((e, u), 0.0) + sec
+                self._clocks[state.game_id] = clocks
 
     async def clocks(self, game_id: int) -> dict[tuple[str, int], float]:
+        kept = self._clocks.get(game_id)
+        if kept is not None:
+            return dict(kept)
         rows = await self._rows(
             "SELECT engine_id, user_id, seconds FROM clocks WHERE game_id = ?", (game_id,))
-        return {(str(r[0]), int(r[1])): float(r[2]) for r in rows}
+        out = {(str(r[0]), int(r[1])): float(r[2]) for r in rows}
+        if self._cached():
+            self._clocks[game_id] = dict(out)
+        return out
 
     # -- reminders --------------------------------------------------------------------------
 
@@ -214,13 +227,16 @@ class LongGameRepo:
     # -- users' quiet hours -----------------------------------------------------------------
 
     async def quiet_hours(self, user_id: int) -> QuietHours:
+        kept = self._quiet.get(user_id)
+        if kept is not None:
+            return kept
         rows = await self._rows(
             "SELECT timezone, quiet_start, quiet_end FROM user_settings WHERE user_id = ?",
             (user_id,))
-        if not rows:
-            return QuietHours()
-        r = rows[0]
-        return QuietHours(str(r[0]), r[1], r[2])
+        found = QuietHours(str(rows[0][0]), rows[0][1], rows[0][2]) if rows else QuietHours()
+        if self._cached():
+            self._quiet[user_id] = found
+        return found
 
     async def set_quiet_hours(self, user_id: int, quiet: QuietHours) -> None:
         await self._write(
@@ -229,6 +245,8 @@ class LongGameRepo:
             " timezone = excluded.timezone, quiet_start = excluded.quiet_start,"
             " quiet_end = excluded.quiet_end",
             (user_id, quiet.zone, quiet.start, quiet.end))
+        if self._cached():
+            self._quiet[user_id] = quiet
 
     # -- nudges and followers ---------------------------------------------------------------
 

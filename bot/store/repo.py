@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from bot.store.batch import Step
 from bot.store.db import Db, IntegrityError, Result, open_db
 from bot.store.records import (
     ActionRecord,
@@ -156,14 +157,14 @@ class Store:
         return await self.game(int(row[0])) if row else None
 
     async def game(self, game_id: int) -> GameRecord | None:
-        row = await self.db.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
-        if row is None:
+        rows, prow = await self.db.fetch_batch([
+            Step("SELECT * FROM games WHERE id = ?", (game_id,)),
+            Step("SELECT user_id, name, engine_id, seat FROM players WHERE game_id = ?"
+                 " ORDER BY COALESCE(seat, 1000000), joined_at, rowid", (game_id,)),
+        ])
+        if not rows:
             return None
-        prow = await self.db.fetch(
-            "SELECT user_id, name, engine_id, seat FROM players WHERE game_id = ?"
-            " ORDER BY COALESCE(seat, 1000000), joined_at, rowid",
-            (game_id,),
-        )
+        row = rows[0]
         players = tuple(
             PlayerRecord(int(p["user_id"]), str(p["name"]), str(p["engine_id"]), p["seat"])
             for p in prow
@@ -192,14 +193,17 @@ class Store:
 
     async def game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The game whose thread is this channel, else the one live game started in it."""
-        row = await self.db.fetchone("SELECT id FROM games WHERE thread_id = ?", (channel_id,))
-        if row is None:
-            row = await self.db.fetchone(
-                "SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL"
-                " AND status IN ('open', 'active') ORDER BY id DESC LIMIT 1",
-                (channel_id,),
-            )
-        return await self.game(int(row[0])) if row else None
+        game_id = await self.game_id_in_channel(channel_id)
+        return await self.game(game_id) if game_id is not None else None
+
+    async def game_id_in_channel(self, channel_id: int) -> int | None:
+        """The id of `game_in_channel`'s game (one query: what a move needs)."""
+        row = await self.db.fetchone(
+            "SELECT COALESCE((SELECT id FROM games WHERE thread_id = ?),"
+            " (SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL"
+            " AND status IN ('open', 'active') ORDER BY id DESC LIMIT 1))",
+            (channel_id, channel_id))
+        return None if row is None or row[0] is None else int(row[0])
 
     async def games_in_guild(
         self, guild_id: int | None, *, live_only: bool = True
@@ -297,18 +301,15 @@ class Store:
         SeqTaken if another writer already stored the game's action `seq` (the primary key
         (game, seq): a move judged against an outdated game is never stored)."""
         now = _now()
-        try:
-            async with self._transaction() as tx:
-                await tx.execute(
-                    "INSERT INTO actions (game_id, seq, action, interaction_id, user_id,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, json.dumps(action), interaction_id, user_id, now),
-                )
-                await tx.execute(
-                    "UPDATE games SET updated_at = ?, revision = revision + 1,"
-                    " status = CASE WHEN ? THEN 'finished' ELSE status END WHERE id = ?",
-                    (now, bool(finished), game_id),
-                )
+        try:  # one batch (bot/store/batch.py): on SQLite it shares a commit with others
+            await self.db.write_batch([
+                Step("INSERT INTO actions (game_id, seq, action, interaction_id, user_id,"
+                     " created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                     (game_id, seq, json.dumps(action), interaction_id, user_id, now)),
+                Step("UPDATE games SET updated_at = ?, revision = revision + 1,"
+                     " status = CASE WHEN ? THEN 'finished' ELSE status END WHERE id = ?",
+                     (now, bool(finished), game_id)),
+            ])
         except IntegrityError as err:
             if "interaction_id" in str(err):
                 raise DuplicateInteraction(interaction_id) from err

@@ -183,11 +183,15 @@ class FakeDiscord:
 
     def patch(self) -> tuple[str, yarl.URL]:
         """Point discord.py at this fake; returns the old values for restore()."""
+        return self.point_at(self.port)
+
+    @staticmethod
+    def point_at(port: int) -> tuple[str, yarl.URL]:
+        """Point this process's discord.py at a fake Discord listening on `port` (which may
+        run in another process: bench/load_bench.py); returns the old values for restore()."""
         old = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-        discord.http.Route.BASE = f"http://127.0.0.1:{self.port}/api/v10"
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
-            f"ws://127.0.0.1:{self.port}/gw"
-        )
+        discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gw")
         return old
 
     @staticmethod

@@ -1,0 +1,94 @@
+"""Writes under load: batches arriving together share one SQLite commit, a refused batch is
+rolled back alone, every caller returns only once its batch is committed; images go to the
+render workers without the title data, which each worker keeps."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot import imagewire
+from bot.ports import RealRenderer
+from bot.store import DuplicateInteraction, Store
+from bot.store.batch import Step
+from bot.store.db import IntegrityError, SqliteDb
+
+
+async def test_batches_arriving_together_share_a_commit(tmp_path: Path) -> None:
+    db = await SqliteDb.open(tmp_path / "b.sqlite3")
+    await db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+    try:
+        writes = [db.write_batch([Step("INSERT INTO t VALUES (?, ?)", (k, "a")),
+                                  Step("UPDATE t SET v = 'b' WHERE k = ?", (k,))])
+                  for k in range(50)]
+        # one of them collides with another's key: refused alone
+        writes.append(db.write_batch([Step("INSERT INTO t VALUES (?, ?)", (999, "x")),
+                                      Step("INSERT INTO t VALUES (?, ?)", (7, "dup"))]))
+        got = await asyncio.gather(*writes, return_exceptions=True)
+        assert got[:50] == [[1, 1]] * 50
+        assert isinstance(got[50], IntegrityError) and "UNIQUE" in str(got[50])
+        assert db.group.batches == 51 and db.group.commits < 10
+        rows = await db.fetch("SELECT k, v FROM t ORDER BY k")
+        assert [tuple(r) for r in rows] == [(k, "b") for k in range(50)]  # 999 rolled back
+    finally:
+        await db.close()
+    # committed: another connection sees every stored batch
+    other = sqlite3.connect(tmp_path / "b.sqlite3")
+    assert other.execute("SELECT COUNT(*) FROM t").fetchone()[0] == 50
+    other.close()
+
+
+async def test_a_retried_interaction_is_still_refused_in_a_shared_commit(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    try:
+        game_id = await store.create_game(
+            guild_id=1, channel_id=2, thread_id=3, title="18MS", options=[], seed=1,
+            creator_id=10, creator_name="A", interaction_id="create", status="active")
+        first = store.append_action(game_id, 1, {"type": "pass"}, interaction_id="i1",
+                                    user_id=10)
+        again = store.append_action(game_id, 2, {"type": "pass"}, interaction_id="i1",
+                                    user_id=10)
+        other = store.append_action(game_id, 2, {"type": "bid"}, interaction_id="i2",
+                                    user_id=10)
+        got = await asyncio.gather(first, again, other, return_exceptions=True)
+        assert got[0] is None and isinstance(got[1], DuplicateInteraction) and got[2] is None
+        assert [r.action["type"] for r in await store.actions(game_id)] == ["pass", "bid"]
+        assert await store.game_id_in_channel(3) == game_id
+        assert await store.game_id_in_channel(99) is None
+    finally:
+        await store.close()
+
+
+def test_a_worker_keeps_the_title_data_it_was_sent() -> None:
+    from engine.game import Game
+
+    view = Game("18MS", players=[("1", "A"), ("2", "B"), ("3", "C")], options=[]).view()
+    packed = imagewire.Packer().pack(view.data)
+    bare = imagewire.strip(view)
+    assert bare.data is None and len(pickle.dumps(bare)) * 10 < len(packed.blob)
+    renderer = RealRenderer()
+    imagewire._held.clear()
+    assert imagewire.draw_remote(renderer, "market", bare, packed.key, None, None) == \
+        imagewire.MISSING
+    png = imagewire.draw_remote(renderer, "market", bare, packed.key, packed.blob, None)
+    assert png is not None and png.startswith(b"\x89PNG")
+    # held now: drawn without the data, the same picture as from the full view
+    assert imagewire.draw_remote(renderer, "market", bare, packed.key, None, None) == png
+    assert png == renderer.render("market", view)
+
+
+@pytest.mark.parametrize("title", ["1870"])
+def test_a_variant_s_data_has_its_own_key(title: str) -> None:
+    from engine.core.data import load_title_data
+
+    data = load_title_data(title)
+    import dataclasses
+
+    variant = dataclasses.replace(data, trains=list(data.trains[:-1]))
+    packer = imagewire.Packer()
+    assert packer.pack(data).key != packer.pack(variant).key
+    assert packer.pack(data) is packer.pack(data)
