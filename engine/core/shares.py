@@ -45,6 +45,10 @@ def share_percent(corp: Corporation) -> int:
 
 
 def president(corp: Corporation) -> str | None:
+    """The president: the holder of the president's certificate (none while it is in the
+    offering or the market), unless one is recorded apart from it (Corporation.president_apart)."""
+    if corp.president_apart is not None:
+        return corp.president_apart
     for c in corp.certs:
         if c.president:
             return None if c.owner in (IPO, MARKET) else c.owner
@@ -90,29 +94,37 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     A sale by `seller` of a bundle worth `kept` percent more than the percent sold (the
     president's certificate sold as part of a smaller sale): the seller still owns that part,
     and once the presidency is settled he gets it back as the first certificates of the
-    market's list."""
+    market's list.
+
+    A president recorded apart from the certificate (Corporation.president_apart) is the one
+    who hands over: a new president takes the certificate from its holder and gives his shares
+    to the recorded president (market if he holds less than the certificate), even when he
+    holds the certificate already; the record is then cleared."""
     pres_cert = president_cert(corp)
     unit = share_percent(corp)
     held = {p: counted(corp, p) for p in players}
     if seller in held:
         held[seller] += kept
     best = max(held.values(), default=0)
-    result = president(corp)
+    current = president(corp)
+    result = current
     if best > 0 and not (previous in held and held[previous] == best):
         start = players.index(previous) if previous in players else len(players) - 1
         order = players[start + 1 :] + players[: start + 1]
         new = next((p for p in order if held[p] == best
                     and percent(corp, p) + (kept if p == seller else 0) >= pres_cert.percent), None)
-        if new is not None and new != pres_cert.owner:
+        if new is not None and new != current:
             before = {p: percent(corp, p) for p in players}
-            if previous in held:
-                swap_to = previous if percent(corp, previous) >= pres_cert.percent else MARKET
+            giver = current if current is not None else previous
+            if giver in held:
+                swap_to = giver if percent(corp, giver) >= pres_cert.percent else MARKET
             else:  # no president yet: the certificates go where the president's certificate was
                 swap_to = pres_cert.owner
             mine = [c for c in certs_of(corp, new) if not c.president]
             for c in (pick or first_acquired)(corp, mine, pres_cert.percent // unit):
                 move(corp, c, swap_to)
             move(corp, pres_cert, new)
+            corp.president_apart = None
             for p in players:
                 gap = percent(corp, p) - before[p] + corp.uncounted.get(p, 0)
                 if gap:

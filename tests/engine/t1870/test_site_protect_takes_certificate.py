@@ -1,0 +1,86 @@
+"""Protecting a sale that included the president's certificate after the presidency passed on, as
+the site does it (learned with the referee from sweep seeds 32, 94, 96, 182, 211, 249, 259 and the
+older sweeps' seeds 24 and 63): every certificate of the sale comes back to the protector from
+where it is now (the president's certificate from the new president, who gets nothing for it);
+the presidency checks count the bundle as bought from the holder of its first certificate; a
+protector who then counts more than the president takes the presidency and hands his first
+ordinary shares to that holder; the presidency is then settled from the president before the
+protection, who may keep it without holding the certificate (Corporation.president_apart).
+
+The positions are made on a shared game (SLSF at $100, players 9263, 7438, 4395, 18843 in
+turn order): the certificates are placed by hand, the sale is the engine's own sale."""
+
+from __future__ import annotations
+
+from engine.core import shares
+from engine.flow.share_moves import sell_certs
+from engine.game import Game
+from engine.state import MARKET, Corporation
+from engine.titles.t1870 import protection
+from engine.titles.t1870.state import Sale
+from tests.engine.t1870._util import BANK, replay
+
+
+def _position(holders: dict[str, list[int]]) -> tuple[Game, Corporation]:
+    """SLSF certificates placed as `holders` (owner -> certificate numbers, in that order)."""
+    g = replay(BANK, 286)
+    slsf = g.state.corporations["SLSF"]
+    for owner, nums in holders.items():
+        for n in nums:
+            shares.move(slsf, slsf.certs[n], owner)
+    return g, slsf
+
+
+def _sell_and_protect(g: Game, slsf: Corporation, nums: list[int], pct: int) -> None:
+    """4395, president, sells these certificates (`pct` percent), then protects his sale."""
+    president = shares.president(slsf)
+    sold = [slsf.certs[n] for n in nums]
+    sell_certs(g, slsf, "4395", sold, pct)
+    sale = Sale(corp="SLSF", pct=pct, president=president, seller="4395", certs=[c.id for c in sold])
+    protection.protect(g, sale, "4395", [])
+
+
+def _held(slsf: Corporation, owner: str) -> list[str]:
+    return [c.id for c in shares.certs_of(slsf, owner)]
+
+
+def test_the_new_president_keeps_the_presidency_without_the_certificate_on_a_tie() -> None:
+    """Seed 96: the protector sold all his 30% (20% + 10%); the new president (30%) handed two
+    shares to the market for the certificate. Both certificates come back to the protector;
+    the new president, counted at 30% still (he gave nothing for them), ties him and stays
+    president with one 10% share, the certificate with the protector."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3, 4]})
+    _sell_and_protect(g, slsf, [1, 0], 30)
+    assert _held(slsf, "18843") == ["SLSF_4"]
+    assert _held(slsf, MARKET) == ["SLSF_2", "SLSF_3"]
+    assert sorted(_held(slsf, "4395")) == ["SLSF_0", "SLSF_1"]
+    assert shares.president(slsf) == "18843"
+    assert shares.counted(slsf, "18843") == 30 and shares.counted(slsf, "4395") == 30
+
+
+def test_the_protector_who_counts_more_takes_it_and_hands_two_shares_to_the_market() -> None:
+    """Seed 182: the protector sold 20% of his 30% (the certificate and a 10% share; 10% came
+    back). Both come back; counting 30% against the new president's 20% he takes the
+    presidency and hands his first two ordinary shares to the market, where the bundle's first
+    certificate was; the new president is left with nothing."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3], MARKET: [4, 5]})
+    _sell_and_protect(g, slsf, [1, 0], 20)
+    assert shares.president(slsf) == "4395" and slsf.president_apart is None
+    assert _held(slsf, "4395") == ["SLSF_0"]
+    assert _held(slsf, "18843") == []
+    assert sorted(_held(slsf, MARKET)) == ["SLSF_1", "SLSF_2", "SLSF_3", "SLSF_4", "SLSF_5"]
+
+
+def test_a_player_tied_first_from_the_new_president_takes_it_from_the_protector() -> None:
+    """Seed 32: the protector sold his lone 20% certificate; the new president handed his two
+    shares to the market. The certificate comes back; the new president now counts nothing,
+    and of the two tied at 20% the first clockwise from him (9263) takes the presidency from
+    the protector, handing the protector his two shares."""
+    g, slsf = _position({"7438": [1], "18843": [2, 3], "9263": [4, 5]})
+    _sell_and_protect(g, slsf, [0], 20)
+    assert shares.president(slsf) == "9263"
+    assert _held(slsf, "9263") == ["SLSF_0"]
+    assert _held(slsf, "4395") == ["SLSF_4", "SLSF_5"]
+    assert _held(slsf, MARKET) == ["SLSF_2", "SLSF_3"]
+    assert _held(slsf, "18843") == []
+
