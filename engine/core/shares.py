@@ -94,7 +94,8 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     A sale by `seller` of a bundle worth `kept` percent more than the percent sold (the
     president's certificate sold as part of a smaller sale): the seller still owns that part,
     and once the presidency is settled he gets it back as the first certificates of the
-    market's list.
+    market's list (if he was the president: as on the site, a holder of the certificate who is
+    not president gets nothing back, and that part stays counted as his).
 
     A president recorded apart from the certificate (Corporation.president_apart) is the one
     who hands over: a new president takes the certificate from its holder and gives his shares
@@ -133,7 +134,9 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
                     corp.uncounted.pop(p, None)
             result = new
     if seller is not None and kept > 0:
-        back = certs_of(corp, MARKET)[: kept // unit]
+        # only a president's sale gets the part not sold back; a holder of the certificate who
+        # is not president (1870, Corporation.president_apart) loses it, counted as held
+        back = certs_of(corp, MARKET)[: kept // unit] if seller == previous else []
         for c in back:
             move(corp, c, seller)
         # counted as the `kept` percent, whatever comes back (18MEX: a 5% NdM certificate

@@ -56,7 +56,7 @@ def protect(game: Game, sale: Sale, pid: str, share_ids: list[str]) -> None:
     corp = st.corporations[sale.corp]
     price = t.share_price(corp)
     pres = shares.president_cert(corp)
-    if pres.id in sale.certs and pres.owner not in (pid, MARKET, IPO, corp.id):
+    if pres.id in sale.certs and pres.owner not in (pid, IPO, corp.id):
         take_back(game, corp, sale, pid)
     else:
         _buy_back(game, corp, sale, pid, share_ids)
@@ -90,7 +90,7 @@ def _buy_back(game: Game, corp: Corporation, sale: Sale, pid: str, share_ids: li
 
 def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     """A protected sale included the president's certificate, which has passed to another
-    player: as on the site, every certificate of the sale comes back to the protector from
+    player or sits in the market (sold by a holder who was not president): as on the site, every certificate of the sale comes back to the protector from
     where it is now (the certificate from its new holder, who gets nothing for it), and the
     presidency checks count the bundle as bought from the holder of its first certificate
     (his count drops by the percent sold, the protector's rises by it). Then, if the protector
@@ -116,7 +116,7 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
                 shares.move(corp, c, source)
         corp.president_apart = None
     else:
-        corp.president_apart = before
+        corp.president_apart = None if before == pres.owner else before
     _recount(corp, players, counts)
     shares.update_presidency(corp, players, before, game.title.presidency_swap_pick)
     _recount(corp, players, counts)

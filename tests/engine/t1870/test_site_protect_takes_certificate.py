@@ -84,3 +84,21 @@ def test_a_player_tied_first_from_the_new_president_takes_it_from_the_protector(
     assert _held(slsf, MARKET) == ["SLSF_2", "SLSF_3"]
     assert _held(slsf, "18843") == []
 
+
+
+def test_a_holder_who_is_not_president_loses_the_part_of_the_certificate_not_sold() -> None:
+    """Seeds 96 and 182: the certificate's holder, not president, sells 20% of his 30% (the
+    certificate and a 10% share): both go to the market and, as he is not the president,
+    nothing comes back; the president stays. His president before the sale protects it and
+    gets the sale's certificates back from the market, the president's certificate with them."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3, 4]})
+    _sell_and_protect(g, slsf, [1, 0], 30)
+    assert shares.president(slsf) == "18843"
+    sell_certs(g, slsf, "4395", [slsf.certs[1], slsf.certs[0]], 20)
+    assert _held(slsf, "4395") == []
+    assert sorted(_held(slsf, MARKET)) == ["SLSF_0", "SLSF_1", "SLSF_2", "SLSF_3"]
+    assert shares.president(slsf) == "18843"
+    sale = Sale(corp="SLSF", pct=20, president="18843", seller="4395", certs=["SLSF_1", "SLSF_0"])
+    protection.protect(g, sale, "18843", [])
+    assert sorted(_held(slsf, "18843")) == ["SLSF_0", "SLSF_1", "SLSF_4"]
+    assert shares.president(slsf) == "18843" and slsf.president_apart is None
