@@ -97,10 +97,9 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     market's list (if he was the president: as on the site, a holder of the certificate who is
     not president gets nothing back, and that part stays counted as his).
 
-    A president recorded apart from the certificate (Corporation.president_apart) is the one
-    who hands over: a new president takes the certificate from its holder and gives his shares
-    to the recorded president (market if he holds less than the certificate), even when he
-    holds the certificate already; the record is then cleared."""
+    While the president is recorded apart from the certificate (Corporation.president_apart),
+    a change of president moves no certificate (as on the site): the new president is recorded,
+    unless he holds the certificate."""
     pres_cert = president_cert(corp)
     unit = share_percent(corp)
     held = {p: counted(corp, p) for p in players}
@@ -114,7 +113,12 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
         order = players[start + 1 :] + players[: start + 1]
         new = next((p for p in order if held[p] == best
                     and percent(corp, p) + (kept if p == seller else 0) >= pres_cert.percent), None)
-        if new is not None and new != current:
+        if new is not None and new != current and corp.president_apart is not None:
+            # a president who does not hold the certificate has none to hand over: as on the
+            # site, the presidency passes and no certificate moves
+            corp.president_apart = None if new == pres_cert.owner else new
+            result = new
+        elif new is not None and new != current:
             before = {p: percent(corp, p) for p in players}
             giver = current if current is not None else previous
             if giver in held:
@@ -125,7 +129,6 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
             for c in (pick or first_acquired)(corp, mine, pres_cert.percent // unit):
                 move(corp, c, swap_to)
             move(corp, pres_cert, new)
-            corp.president_apart = None
             for p in players:
                 gap = percent(corp, p) - before[p] + corp.uncounted.get(p, 0)
                 if gap:

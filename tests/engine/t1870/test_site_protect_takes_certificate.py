@@ -102,3 +102,19 @@ def test_a_holder_who_is_not_president_loses_the_part_of_the_certificate_not_sol
     protection.protect(g, sale, "18843", [])
     assert sorted(_held(slsf, "18843")) == ["SLSF_0", "SLSF_1", "SLSF_4"]
     assert shares.president(slsf) == "18843" and slsf.president_apart is None
+
+
+def test_a_president_without_the_certificate_hands_over_nothing() -> None:
+    """Seed 249 (1129): while the president does not hold the certificate, a player who comes
+    to count the most becomes president and no certificate moves: the certificate stays with
+    its holder, the new president keeps his shares."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3, 4]})
+    _sell_and_protect(g, slsf, [1, 0], 30)
+    assert shares.president(slsf) == "18843"
+    for n in (5, 6, 7, 8):
+        shares.move(slsf, slsf.certs[n], "9263")
+    shares.update_presidency(slsf, [p.id for p in g.state.players], "18843")
+    assert shares.president(slsf) == "9263" and slsf.president_apart == "9263"
+    assert sorted(_held(slsf, "4395")) == ["SLSF_0", "SLSF_1"]
+    assert _held(slsf, "9263") == ["SLSF_5", "SLSF_6", "SLSF_7", "SLSF_8"]
+    assert _held(slsf, "18843") == ["SLSF_4"]
