@@ -191,7 +191,10 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         return [c for c in corp.certs if c.owner in (IPO, corp.id)]
 
     def sold_out(self, corp: Corporation) -> bool:
-        return all(c.owner not in (IPO, MARKET) for c in corp.certs)
+        """No certificate in the offering or the market, and (as on the site, which counts the
+        players' holdings as its presidency checks do) no gap left by a protection that took
+        the president's certificate back (shares.counted)."""
+        return all(c.owner not in (IPO, MARKET) for c in corp.certs) and not sum(corp.uncounted.values())
 
     def player_value(self, game: Game, player: Player) -> int:
         st = game.state

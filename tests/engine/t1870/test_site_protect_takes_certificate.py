@@ -15,7 +15,7 @@ from __future__ import annotations
 from engine.core import shares
 from engine.flow.share_moves import sell_certs
 from engine.game import Game
-from engine.state import MARKET, Corporation
+from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import protection
 from engine.titles.t1870.state import Sale
 from tests.engine.t1870._util import BANK, replay
@@ -118,3 +118,17 @@ def test_a_president_without_the_certificate_hands_over_nothing() -> None:
     assert sorted(_held(slsf, "4395")) == ["SLSF_0", "SLSF_1"]
     assert _held(slsf, "9263") == ["SLSF_5", "SLSF_6", "SLSF_7", "SLSF_8"]
     assert _held(slsf, "18843") == ["SLSF_4"]
+
+
+def test_not_sold_out_while_the_counts_differ_from_the_holdings() -> None:
+    """Seed 3 (1358): every certificate is with the players, but the protection above left the
+    protector counting 30% for the 20% he holds; the site counts the players' holdings as its
+    presidency checks do, finds 110%, and the price does not move up at the stock round's end."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3], MARKET: [4, 5]})
+    _sell_and_protect(g, slsf, [1, 0], 20)
+    for n, owner in ((1, "9263"), (2, "9263"), (3, "7438"), (4, "7438"), (5, "18843"), (6, "18843"),
+                     (7, "18843"), (8, "9263")):
+        shares.move(slsf, slsf.certs[n], owner)
+    assert all(c.owner not in (IPO, MARKET) for c in slsf.certs)
+    assert shares.counted(slsf, "4395") == 30
+    assert not g.title.sold_out(slsf)
