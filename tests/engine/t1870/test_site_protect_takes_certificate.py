@@ -12,11 +12,14 @@ turn order): the certificates are placed by hand, the sale is the engine's own s
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import shares
 from engine.flow.share_moves import sell_certs
 from engine.game import Game
 from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import protection
+from engine.titles.t1870.legal import redeemable
 from engine.titles.t1870.state import Sale
 from tests.engine.t1870._util import BANK, replay
 
@@ -132,3 +135,21 @@ def test_not_sold_out_while_the_counts_differ_from_the_holdings() -> None:
     assert all(c.owner not in (IPO, MARKET) for c in slsf.certs)
     assert shares.counted(slsf, "4395") == 30
     assert not g.title.sold_out(slsf)
+
+
+def test_no_redemption_while_the_market_holds_only_the_presidents_certificate() -> None:
+    """Seed 5 (1156): the certificate's holder, not president, sold it to the market; the site
+    redeems from the market first and never its president's certificate, so no share at all
+    may be redeemed (not a player's either)."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3, 4]})
+    _sell_and_protect(g, slsf, [1, 0], 30)
+    sell_certs(g, slsf, "4395", [slsf.certs[0]], 20)
+    assert _held(slsf, MARKET) == ["SLSF_2", "SLSF_3", "SLSF_0"]
+    for n, owner in ((2, "9263"), (3, "9263"), (5, "7438"), (6, "7438"), (7, "4395"), (8, "9263")):
+        shares.move(slsf, slsf.certs[n], owner)
+    assert [c.id for c in shares.certs_of(slsf, MARKET)] == ["SLSF_0"]
+    rnd: Any = g.round
+    slsf.operated_turns, slsf.cash = 1, 1000
+    err = rnd.redeem_error("18843", slsf)
+    assert err is not None and "president's certificate" in err
+    assert redeemable(g, slsf, "18843") == []
