@@ -153,3 +153,16 @@ def test_no_redemption_while_the_market_holds_only_the_presidents_certificate() 
     err = rnd.redeem_error("18843", slsf)
     assert err is not None and "president's certificate" in err
     assert redeemable(g, slsf, "18843") == []
+
+
+def test_sold_out_when_the_counts_make_100_percent_with_shares_in_the_market() -> None:
+    """Seed 6 (1259): after such a protection the market holds 30%, but the players' counted
+    holdings make 100%: the site finds the company sold out and its price moves up at the
+    stock round's end."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3], MARKET: [4, 5]})
+    _sell_and_protect(g, slsf, [1, 0], 20)
+    assert shares.counted(slsf, "4395") == 30 and shares.counted(slsf, "18843") == 20
+    for n, owner in ((6, "9263"), (7, "9263"), (8, "9263"), (1, "7438"), (2, "7438")):
+        shares.move(slsf, slsf.certs[n], owner)
+    assert sorted(_held(slsf, MARKET)) == ["SLSF_3", "SLSF_4", "SLSF_5"]
+    assert g.title.sold_out(slsf)
