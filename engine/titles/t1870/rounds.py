@@ -291,9 +291,6 @@ class StockRound1870(StockRound):
             # as on the site: none while the market holds the president's certificate (sold by
             # a holder who was not president, Corporation.president_apart)
             return f"{corp.id} may not redeem while the market holds its president's certificate."
-        if not shares.certs_of(corp, MARKET) and any(corp.uncounted.values()):
-            # as on the site: none from the players while they count other than they hold
-            return f"{corp.id} may not redeem a share from its players now (a protection's count gap)."
         if not shares.certs_of(corp, MARKET):
             own = shares.percent(corp, pid)
             top_other = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)

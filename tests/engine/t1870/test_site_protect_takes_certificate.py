@@ -169,17 +169,3 @@ def test_sold_out_when_the_counts_make_100_percent_with_shares_in_the_market() -
     assert sorted(_held(slsf, MARKET)) == ["SLSF_3", "SLSF_4", "SLSF_5"]
     assert g.title.sold_out(slsf)
 
-
-def test_no_redemption_from_the_players_while_they_count_other_than_they_hold() -> None:
-    """Seeds 94 (1242) and 249 (1503): nothing in the market, the players counting other than
-    they hold after such a protection: the site redeems no player's share."""
-    g, slsf = _position({"4395": [0, 1], "18843": [2, 3], MARKET: [4, 5]})
-    _sell_and_protect(g, slsf, [1, 0], 20)
-    for n, owner in ((1, "9263"), (2, "9263"), (3, "7438"), (4, "7438"), (5, "18843"), (6, "18843"),
-                     (7, "18843"), (8, "4395")):
-        shares.move(slsf, slsf.certs[n], owner)
-    assert not shares.certs_of(slsf, MARKET) and shares.counted(slsf, "4395") == 40
-    rnd: Any = g.round
-    slsf.operated_turns, slsf.cash = 1, 1000
-    err = rnd.redeem_error("4395", slsf)
-    assert err is not None and "count" in err
