@@ -169,3 +169,16 @@ def test_sold_out_when_the_counts_make_100_percent_with_shares_in_the_market() -
     assert sorted(_held(slsf, MARKET)) == ["SLSF_3", "SLSF_4", "SLSF_5"]
     assert g.title.sold_out(slsf)
 
+
+
+def test_a_president_counting_the_most_stays_president_after_selling_the_certificate() -> None:
+    """Seed 8 (847): the president holds only the certificate but counts 40% (a protection
+    left him counting more than he holds); he sells 10% of it, still counts the most, and as
+    on the site stays president without it: the certificate goes to the market and, the
+    presidency not passing, nothing comes back."""
+    g, slsf = _position({"4395": [0], "18843": [2, 3, 4], "7438": [1]})
+    slsf.uncounted["4395"] = -20
+    sell_certs(g, slsf, "4395", [slsf.certs[0]], 10)
+    assert shares.president(slsf) == "4395" and slsf.president_apart == "4395"
+    assert "SLSF_0" in _held(slsf, MARKET) and _held(slsf, "4395") == []
+    assert shares.counted(slsf, "4395") == 30
