@@ -100,6 +100,9 @@ class Corporation:
     # site counts holdings by the transfers made and not the certificates a presidency
     # exchange hands over, so an uneven exchange (18MEX: 10% + 5% for the 20%) leaves a gap
     uncounted: dict[str, int] = field(default_factory=dict)
+    # the president while he does not hold the president's certificate (1870, as on the site:
+    # a price protection took it back from him, shares.president); None: its holder presides
+    president_apart: str | None = None
     title_state: CorpState = field(default_factory=CorpState)
 
 

@@ -45,6 +45,10 @@ def share_percent(corp: Corporation) -> int:
 
 
 def president(corp: Corporation) -> str | None:
+    """The president: the holder of the president's certificate (none while it is in the
+    offering or the market), unless one is recorded apart from it (Corporation.president_apart)."""
+    if corp.president_apart is not None:
+        return corp.president_apart
     for c in corp.certs:
         if c.president:
             return None if c.owner in (IPO, MARKET) else c.owner
@@ -90,29 +94,50 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     A sale by `seller` of a bundle worth `kept` percent more than the percent sold (the
     president's certificate sold as part of a smaller sale): the seller still owns that part,
     and once the presidency is settled he gets it back as the first certificates of the
-    market's list."""
+    market's list (only if the certificate passed to a new president: as on the site, a
+    seller who stays president, or a holder who is not, gets nothing back, and that part stays
+    counted as his).
+
+    While the president is recorded apart from the certificate (Corporation.president_apart),
+    a change of president moves no certificate (as on the site): the new president is recorded,
+    unless he holds the certificate."""
     pres_cert = president_cert(corp)
     unit = share_percent(corp)
     held = {p: counted(corp, p) for p in players}
     if seller in held:
         held[seller] += kept
     best = max(held.values(), default=0)
-    result = president(corp)
-    if best > 0 and not (previous in held and held[previous] == best):
+    current = president(corp)
+    result = current
+    swapped = False
+    if previous in held and held[previous] == best and pres_cert.owner == MARKET:
+        # the president sold the certificate yet still counts the most (a protection left him
+        # counting more than he holds): he stays president without it, as on the site
+        corp.president_apart = result = previous
+    elif best > 0 and not (previous in held and held[previous] == best):
         start = players.index(previous) if previous in players else len(players) - 1
         order = players[start + 1 :] + players[: start + 1]
-        new = next((p for p in order if held[p] == best
-                    and percent(corp, p) + (kept if p == seller else 0) >= pres_cert.percent), None)
-        if new is not None and new != pres_cert.owner:
+        # eligible: holding (or, where a protection left him counting more, counting) at
+        # least the certificate's percent
+        new = next((p for p in order if held[p] == best and max(percent(corp, p), counted(corp, p))
+                    + (kept if p == seller else 0) >= pres_cert.percent), None)
+        if new is not None and new != current and corp.president_apart is not None:
+            # a president who does not hold the certificate has none to hand over: as on the
+            # site, the presidency passes and no certificate moves
+            corp.president_apart = None if new == pres_cert.owner else new
+            result = new
+        elif new is not None and new != current:
             before = {p: percent(corp, p) for p in players}
-            if previous in held:
-                swap_to = previous if percent(corp, previous) >= pres_cert.percent else MARKET
+            giver = current if current is not None else previous
+            if giver in held:
+                swap_to = giver if percent(corp, giver) >= pres_cert.percent else MARKET
             else:  # no president yet: the certificates go where the president's certificate was
                 swap_to = pres_cert.owner
             mine = [c for c in certs_of(corp, new) if not c.president]
             for c in (pick or first_acquired)(corp, mine, pres_cert.percent // unit):
                 move(corp, c, swap_to)
             move(corp, pres_cert, new)
+            swapped = True
             for p in players:
                 gap = percent(corp, p) - before[p] + corp.uncounted.get(p, 0)
                 if gap:
@@ -121,7 +146,10 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
                     corp.uncounted.pop(p, None)
             result = new
     if seller is not None and kept > 0:
-        back = certs_of(corp, MARKET)[: kept // unit]
+        # the part not sold comes back only when the certificate passed to a new president; a
+        # seller who keeps the presidency or a holder who is not president (1870, as on the
+        # site: Corporation.president_apart) loses it, counted as held
+        back = certs_of(corp, MARKET)[: kept // unit] if swapped else []
         for c in back:
             move(corp, c, seller)
         # counted as the `kept` percent, whatever comes back (18MEX: a 5% NdM certificate

@@ -77,9 +77,8 @@ def redeemable(game: Game, corp: Any, pid: str) -> list[str]:
     """Certificates the corporation may redeem: the market's if it holds any, else an ordinary
     share of any holder (the president's own unless his holding equals the largest other); as
     on the site, the first of the market's list, or each holder's first ordinary share."""
-    pool = [c.id for c in shares.certs_of(corp, MARKET) if not c.president]
-    if pool:
-        return pool[:1]
+    if shares.certs_of(corp, MARKET):
+        return [c.id for c in shares.certs_of(corp, MARKET) if not c.president][:1]
     st = game.state
     held = {p.id: shares.percent(corp, p.id) for p in st.players}
     top_other = max((v for p, v in held.items() if p != pid), default=0)
@@ -158,7 +157,8 @@ def _operating(game: Game, base: dict[str, Any]) -> None:
 def _train_options(game: Game, corp: Any, trains: list[tuple[str, str, int, int, str]]
                    ) -> list[tuple[str, str, int, int, str]]:
     """Add the open market's trains (any company may buy them at face value). In a forced
-    purchase the president must fund, only the cheapest bank or market train; in one the
+    purchase the president must fund, only the cheapest bank or market train, and another
+    company's train for $1 up to the treasury (none with an empty treasury); in one the
     treasury can pay, no dearer bank or market train beyond the treasury, and another
     company's train only within the treasury (a price beyond it is the president's money,
     which goes only to the cheapest train)."""
@@ -170,8 +170,11 @@ def _train_options(game: Game, corp: Any, trains: list[tuple[str, str, int, int,
     cheapest = t.cheapest_available(game)
     if not t.must_buy_train(game, rnd, corp) or cheapest is None:
         return out
-    if cheapest > corp.cash:  # the president must fund it: only the cheapest train
-        return [o for o in out if o[4] in ("bank", "market") and o[2] == cheapest]
+    if cheapest > corp.cash:  # the president must fund it: only the cheapest train, or (as on
+        # the site) another company's train for $1 up to the treasury, the president adding nothing
+        return ([o for o in out if o[4] in ("bank", "market") and o[2] == cheapest]
+                + [(tid, face, 1, corp.cash, seller) for tid, face, _lo, _hi, seller in out
+                   if seller not in ("bank", "market") and corp.cash >= 1])
     kept = []
     for tid, face, lo, hi, seller in out:
         if seller in ("bank", "market"):

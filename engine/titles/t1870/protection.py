@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
 from engine.errors import EngineError
-from engine.state import MARKET
+from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870.state import Sale, state1870, title1870
 
@@ -55,45 +55,26 @@ def protect(game: Game, sale: Sale, pid: str, share_ids: list[str]) -> None:
     st, t = game.state, game.title
     corp = st.corporations[sale.corp]
     price = t.share_price(corp)
-    # as on the site, the bundle sold comes back, in its order, whatever the action names (a
-    # sale recorded without its certificates: those named, then the first of the market's list)
+    pres = shares.president_cert(corp)
+    if pres.id in sale.certs and pres.owner not in (pid, IPO, corp.id):
+        take_back(game, corp, sale, pid)
+    else:
+        _buy_back(game, corp, sale, pid, share_ids)
+    cost = price * sale.pct // 10
+    st.player(pid).cash -= cost
+    st.bank.cash += cost
+
+
+def _buy_back(game: Game, corp: Corporation, sale: Sale, pid: str, share_ids: list[str]) -> None:
+    """The sold shares come back from the market: as on the site, the bundle sold, in its
+    order, whatever the action names (a sale recorded without its certificates: those named,
+    then the first of the market's list)."""
     pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]
     named = list(sale.certs) or [sid for sid in share_ids if sid != corp.id]
     wanted = [c for sid in named for c in pool if c.id == sid]
     rest = [c for c in pool if c not in wanted]
     need = sale.pct
     previous = shares.president(corp)
-    pres = next((c for c in corp.certs if c.president), None)
-    if (pres is not None and pres.id in sale.certs and pres.owner not in (pid, MARKET)
-            and pres.percent > need):
-        # as on the site: the sale was part of the president's certificate, which has passed to
-        # a new president; the protector takes it back from him and gives him ordinary shares
-        # for the part not sold (the market keeps its shares)
-        holder, back = str(pres.owner), pres.percent - need
-        give: list[Any] = []
-        for c in shares.certs_of(corp, pid):
-            if not c.president and back > 0 and c.percent <= back:
-                give.append(c)
-                back -= c.percent
-        if back:
-            raise EngineError(f"{pid} has no ordinary {corp.id} share to exchange for the president's "
-                              "certificate.", rule="protection.bundle")
-        shares.move(corp, pres, pid)
-        for c in give:
-            shares.move(corp, c, holder)
-        need = 0
-        # the presidency, counted clockwise from the president before the protection: on a tie
-        # the first such player takes it and hands his shares to the protector
-        players = [p.id for p in st.players]
-        held = {p: shares.percent(corp, p) for p in players}
-        best = max(held.values())
-        order = players[players.index(holder) + 1:] + players[:players.index(holder) + 1]
-        new = holder if held[holder] == best else next(p for p in order if held[p] == best)
-        if new != pid:
-            mine = [c for c in shares.certs_of(corp, new) if not c.president]
-            for c in shares.first_acquired(corp, mine, pres.percent // shares.share_percent(corp)):
-                shares.move(corp, c, pid)
-            shares.move(corp, pres, new)
     for c in wanted + rest:
         if need <= 0:
             break
@@ -103,10 +84,53 @@ def protect(game: Game, sale: Sale, pid: str, share_ids: list[str]) -> None:
     if need:
         raise EngineError(f"The {sale.pct}% of {corp.id} sold is no longer in the market.",
                           rule="protection.bundle")
-    cost = price * sale.pct // 10
-    st.player(pid).cash -= cost
-    st.bank.cash += cost
-    shares.update_presidency(corp, [p.id for p in st.players], previous, t.presidency_swap_pick)
+    shares.update_presidency(corp, [p.id for p in game.state.players], previous,
+                             game.title.presidency_swap_pick)
+
+
+def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
+    """A protected sale included the president's certificate, which has passed to another
+    player or sits in the market (sold by a holder who was not president): as on the site, every certificate of the sale comes back to the protector from
+    where it is now (the certificate from its new holder, who gets nothing for it), and the
+    presidency checks count the bundle as bought from the holder of its first certificate
+    (his count drops by the percent sold, the protector's rises by it). Then, if the protector
+    counts more than the president, he takes the presidency and hands his first ordinary
+    shares (as many as the certificate counts shares) to that first certificate's holder;
+    finally the presidency is settled from the president before the protection (who may keep
+    it without the certificate: Corporation.president_apart)."""
+    players = [p.id for p in game.state.players]
+    before = shares.president(corp)
+    certs = [c for sid in sale.certs for c in corp.certs if c.id == sid]
+    source = certs[0].owner
+    counts = {p: shares.counted(corp, p) for p in players}
+    counts[pid] += sale.pct
+    if source in counts:
+        counts[source] -= sale.pct
+    for c in certs:
+        shares.move(corp, c, pid)
+    pres = shares.president_cert(corp)
+    if before is None or counts[pid] > counts.get(before, 0):
+        if source != pid:
+            mine = [c for c in shares.certs_of(corp, pid) if not c.president]
+            for c in game.title.presidency_swap_pick(corp, mine, pres.percent // shares.share_percent(corp)):
+                shares.move(corp, c, source)
+        corp.president_apart = None
+    else:
+        corp.president_apart = None if before == pres.owner else before
+    _recount(corp, players, counts)
+    shares.update_presidency(corp, players, before, game.title.presidency_swap_pick)
+    _recount(corp, players, counts)
+
+
+def _recount(corp: Corporation, players: list[str], counts: dict[str, int]) -> None:
+    """Record what the presidency checks count (shares.counted) as `counts`, whatever each
+    player holds (the moves of a presidency exchange are not counted)."""
+    for p in players:
+        gap = shares.percent(corp, p) - counts[p]
+        if gap:
+            corp.uncounted[p] = gap
+        else:
+            corp.uncounted.pop(p, None)
 
 
 def decline(game: Game, sale: Sale) -> None:

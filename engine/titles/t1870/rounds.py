@@ -303,6 +303,10 @@ class StockRound1870(StockRound):
         if price > corp.cash:
             return f"{corp.id} cannot pay ${price} for a share."
         st = self.game.state
+        if any(c.president for c in shares.certs_of(corp, MARKET)):
+            # as on the site: none while the market holds the president's certificate (sold by
+            # a holder who was not president, Corporation.president_apart)
+            return f"{corp.id} may not redeem while the market holds its president's certificate."
         if not shares.certs_of(corp, MARKET):
             own = shares.percent(corp, pid)
             top_other = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
@@ -321,7 +325,7 @@ class StockRound1870(StockRound):
         if err:
             raise EngineError(err, rule="redeem.refused")
         price = t.share_price(corp)
-        pool = shares.certs_of(corp, MARKET)  # the site redeems the first of the market's list
+        pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]  # the first of the list
         cert = next((c for c in corp.certs if c.id in action.shares), None)
         if pool:
             cert = cert if cert in pool else pool[0]

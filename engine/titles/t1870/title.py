@@ -191,6 +191,13 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
         return [c for c in corp.certs if c.owner in (IPO, corp.id)]
 
     def sold_out(self, corp: Corporation) -> bool:
+        """No certificate in the offering or the market; or, while a protection that took the
+        president's certificate back has left the players counting other than they hold
+        (shares.counted), as on the site: the players' counted holdings make 100%, wherever
+        the certificates are."""
+        if sum(corp.uncounted.values()):
+            return sum(shares.counted(corp, p) for p in {str(c.owner) for c in corp.certs} | set(corp.uncounted)
+                       if p not in (IPO, MARKET, corp.id)) == 100
         return all(c.owner not in (IPO, MARKET) for c in corp.certs)
 
     def player_value(self, game: Game, player: Player) -> int:

@@ -5,8 +5,8 @@ when the treasury, his cash and every share he may still sell cannot pay for the
 from __future__ import annotations
 
 from engine.core import shares
-from engine.legal import legal_moves
-from tests.engine.t1870._util import ALLOWED, BANKRUPT, rejected, replay
+from engine.legal import Legal, legal_moves
+from tests.engine.t1870._util import ALLOWED, BANK, BANKRUPT, rejected, replay
 
 
 def _sale(pid: str, corp: str, pct: int) -> dict[str, object]:
@@ -58,3 +58,46 @@ def test_each_corporation_in_one_block() -> None:
     g.apply(_sale(pid, "ATSF", 10))
     assert rejected(g, _sale(pid, "ATSF", 10)).rule == "ebuy.block"
     assert all("ATSF" not in o["shares"][0] for o in legal_moves(g).choices if o["type"] == "sell_shares")
+
+
+def _others(lg: Legal, corp: str) -> list[tuple[str, int, int]]:
+    return [(tid, lo, hi) for tid, _face, lo, hi, seller in lg.trains if seller not in ("bank", "market", corp)]
+
+
+def test_another_companys_train_offered_within_the_treasury_when_below_every_bank_train() -> None:
+    """Bank game 871: SLSF must buy a train with $163 against the bank's cheapest $800. As on
+    the site (logged 872: a 5 from SSW for $1) it may buy any other company's train for $1 up
+    to its treasury, the president adding nothing: the legal answer offers each at 1..163."""
+    g = replay(BANK, 871)
+    slsf = g.round.corp()
+    assert slsf.id == "SLSF" and slsf.cash == 163
+    assert g.title.must_buy_train(g, g.round, slsf) and g.title.cheapest_available(g) == 800
+    offered = _others(legal_moves(g), "SLSF")
+    assert sorted(tid for tid, _, _ in offered) == sorted(tr.id for tr in g.title.other_trains(g, slsf))
+    assert offered and all((lo, hi) == (1, 163) for _, lo, hi in offered)
+    g.apply({"type": "buy_train", "entity": "SLSF", "entity_type": "corporation", "train": offered[0][0],
+             "price": 163})
+
+
+def test_no_other_companys_train_with_an_empty_treasury() -> None:
+    g = replay(BANK, 871)
+    slsf = g.round.corp()
+    g.state.bank.cash += slsf.cash
+    slsf.cash = 0
+    assert _others(legal_moves(g), "SLSF") == []
+    err = rejected(g, {"type": "buy_train", "entity": "SLSF", "entity_type": "corporation",
+                       "train": "5-0", "price": 1})
+    assert err.rule
+
+
+def test_with_a_bank_train_within_the_treasury_other_trains_stay_within_it() -> None:
+    """Not the case above (a guard: the same before and after that offer): when the treasury
+    covers the bank's cheapest train, other companies' trains are offered up to the treasury
+    and the bank's train stays offered."""
+    g = replay(BANK, 871)
+    slsf = g.round.corp()
+    g.state.bank.cash -= 800 - slsf.cash
+    slsf.cash = 800
+    lg = legal_moves(g)
+    assert any(seller == "bank" and lo == 800 for _, _, lo, _, seller in lg.trains)
+    assert all(hi <= 800 for _, lo, hi in _others(lg, "SLSF"))
