@@ -302,13 +302,8 @@ def reachable(board: Board, corp: str, pass_through: frozenset[str] = frozenset(
     reached_paths, reached_nodes, edges = walker.reached_paths, walker.reached_nodes, walker.edges
     hexes = {g.paths[p].hex for p in reached_paths} | {g.nodes[n].hex for n in reached_nodes}
     refs = frozenset(g.nodes[n].ref for n in reached_nodes)
-    reach = Reach(
-        edges=frozenset(edges),
-        nodes=refs,
-        cities=frozenset(r for r in refs if r[1] == "city"),
-        connected_hexes=frozenset(hexes),
-        paths=frozenset(reached_paths),
-    )
+    reach = Reach(edges=frozenset(edges), nodes=refs, cities=frozenset(r for r in refs if r[1] == "city"),
+                  connected_hexes=frozenset(hexes), paths=frozenset(reached_paths))
     if len(_REACH_CACHE) >= 256:
         _REACH_CACHE.pop(next(iter(_REACH_CACHE)))
     _REACH_CACHE[key] = reach
