@@ -77,8 +77,9 @@ def redeemable(game: Game, corp: Any, pid: str) -> list[str]:
     """Certificates the corporation may redeem: the market's if it holds any, else an ordinary
     share of any holder (the president's own unless his holding equals the largest other); as
     on the site, the first of the market's list, or each holder's first ordinary share."""
-    if shares.certs_of(corp, MARKET):
-        return [c.id for c in shares.certs_of(corp, MARKET) if not c.president][:1]
+    pool = shares.certs_of(corp, MARKET)
+    if pool:  # (never the president's certificate)
+        return [c.id for c in pool if not c.president][:1]
     st = game.state
     held = {p.id: shares.percent(corp, p.id) for p in st.players}
     top_other = max((v for p, v in held.items() if p != pid), default=0)
