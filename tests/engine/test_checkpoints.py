@@ -115,3 +115,17 @@ def test_a_state_that_cannot_be_pickled_is_still_restored_exactly() -> None:
                  "entity_type": etype})
     assert end_state(g) == before and isinstance(g.state.title_state, _Unpicklable)
     assert g.state.title_state.hook is not None and ms_state(g).recently_floated == kept.recently_floated
+
+
+# 1870 seed 13: a company connects to its destination before move 650 (the connection walk)
+@pytest.mark.parametrize("title,seed,players,moves", [("1870", 13, 3, 650), ("18MEX", 21, 4, 260),
+                                                      ("18MS", 21, 3, 260)])
+def test_a_snapshot_holds_no_track_graph(title: str, seed: int, players: int, moves: int) -> None:
+    """A snapshot keeps the game's state only: a track graph or reach walk a rule computed (the
+    1870 connection walk's graph) is a cache, rebuilt from the tiles, and pickling it into each
+    snapshot made every live move pay for the whole graph."""
+    g = random_game(title, seed=seed, players=players, max_actions=moves)
+    g._checkpoints[len(g._applied)] = g._snapshot()
+    pickles = [snap[0][1] for snap in g._checkpoints.values() if snap[0][0] == "pickle"]
+    assert pickles
+    assert not [p for p in pickles if b"engine.routes" in p]

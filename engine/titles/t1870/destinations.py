@@ -27,7 +27,6 @@ class DestinationRules(Title):
     _board_for: str | None  # the corporation whose board board() draws (None: the operating one)
     _logged_checks: list[tuple[str, list[str]]] | None  # the checks logged with an action
     _checks_made: list[dict[str, Any]]  # the checks computed while processing the action
-    _walk_graph: Any  # the graph of the last connection walk
     close_at_zero: Callable[[Game], list[Corporation]]  # Title1870's closing of companies at $0
 
     def destination_uses_city_space(self, dest: str) -> bool:
@@ -138,9 +137,11 @@ class DestinationRules(Title):
         it succeeds as soon as the track it walks enters the home hex."""
         return self.connection_walk(game, corp) is not None
 
-    def connection_walk(self, game: Game, corp: Corporation) -> list[tuple[int, Any]] | None:
-        """The walk of connected_to_destination: [(node, link to the next node)...] from the
-        destination city, the last link entering the home hex; None when not connected."""
+    def connection_walk(self, game: Game, corp: Corporation) -> tuple[list[tuple[int, Any]], Any] | None:
+        """The walk of connected_to_destination and the track graph it walked: [(node, link to
+        the next node)...] from the destination city, the last link entering the home hex; None
+        when not connected. (The graph is returned, never kept: the title's attributes are game
+        state, copied into every snapshot.)"""
         dest = self.destination_hex(corp)
         if dest is None or corp.closed or not self.active_trains(game, corp):
             return None
@@ -190,8 +191,7 @@ class DestinationRules(Title):
 
         if not walk(start, 1, 0):
             return None
-        self._walk_graph = g
-        return steps
+        return steps, g
 
     def connection_route(self, game: Game, corp: Corporation) -> dict[str, Any] | None:
         """A run_routes route for the connection run: the longest train along the walk from the
@@ -201,12 +201,12 @@ class DestinationRules(Title):
         marker = corp1870(corp).destination
         corp1870(corp).destination = dest  # walk as before the marker was taken
         try:
-            steps = self.connection_walk(game, corp)
+            walked = self.connection_walk(game, corp)
         finally:
             corp1870(corp).destination = marker
-        if not steps:
+        if not walked or not walked[0]:
             return None
-        g = self._walk_graph
+        steps, g = walked
         chains, stops = [], [g.nodes[steps[0][0]].ref[0]]
         for node, link in steps:
             chain = list(link.chain) if link.a == node else list(reversed(link.chain))
