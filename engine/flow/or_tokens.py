@@ -37,7 +37,8 @@ class TokenRules(OperatingHost):
         st = game.state
         memo = game.board_memo
         if memo is not None and memo[0] == st.tiles and memo[1] == st.city_tokens:
-            return memo[2]
+            kept: Board = memo[2]
+            return kept
         tokens = {k: tuple(v) for k, v in st.city_tokens.items()}
         if memo is not None and memo[0] == st.tiles:  # the same tiles: the same tile mapping and key
             old: Board = memo[2]
