@@ -78,11 +78,13 @@ class DestinationRules(Title):
         """Others' destination tokens are left out: they take no city space, so they never
         block a city (a corporation's own destination token is a station for it)."""
         board = super().board(game)
-        me = self._board_for
+        placed = [(h, c.id) for c in game.state.corporations.values() if (h := self.extra_slot_hex(c))]
+        if not placed:
+            return board
+        me = self._board_for  # (the operating corporation asked only when there are extras)
         if me is None and game.round.kind == "operating" and not game.round.finished:
             me = game.round.current()[0]
-        extras = {h: c.id for c in game.state.corporations.values()
-                  if (h := self.extra_slot_hex(c)) and c.id != me}
+        extras = {h: cid for h, cid in placed if cid != me}
         if not extras:
             return board
         # made once per board of the state and (me, extras): the base board is never changed
