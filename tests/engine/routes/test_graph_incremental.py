@@ -82,3 +82,48 @@ def test_the_kept_board_is_the_fresh_board_before_every_action(key: str) -> None
 
     import_game(data, before=before)
     assert checked["n"] > 0
+
+
+@pytest.mark.parametrize("key", ["1870/1870_game_end_bank.json", "18MEX/18MEX_game_end_stock_market.json"])
+def test_a_walk_bounded_late_gives_the_answers_of_one_bounded_first(
+        key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reach walk reckons its closure after as many steps as the graph has paths; with the
+    closure reckoned before its first step, or never, every answer is the same (before every
+    lay, for the corporation laying: its reach, and whether it reaches each hex's paths)."""
+    from engine.routes import reach
+
+    data = load_fixture(key)
+    init = reach._ReachWalk.__init__
+    asked = {"n": 0}
+
+    def answers(game: Any, corp: str, budget: int | None) -> Any:
+        def patched(self: Any, *a: Any) -> None:
+            init(self, *a)
+            self.steps_left = budget if budget is not None else self.steps_left
+
+        monkeypatch.setattr(reach._ReachWalk, "__init__", patched)
+        reach._REACH_CACHE.clear()
+        reach._REACHES_CACHE.clear()
+        try:
+            board = game.title.board(game)
+            g = graph.track_graph(board)
+            pt = game.title.pass_through_offboards
+            full = reach.reachable(board, corp, pt)
+            hexes = [reach.reaches_any(board, corp, pt, [p.id for p in g.hex_paths(h)])
+                     for h in sorted(g.ends)]
+            return full, hexes, reach.reaches_two_nodes(board, corp, pt)
+        finally:
+            monkeypatch.setattr(reach._ReachWalk, "__init__", init)
+            reach._REACH_CACHE.clear()
+            reach._REACHES_CACHE.clear()
+
+    def before(game: Any, act: Any) -> None:
+        if act.type != "lay_tile" or act.entity not in game.state.corporations:
+            return
+        asked["n"] += 1
+        late = answers(game, act.entity, None)
+        assert answers(game, act.entity, 1) == late
+        assert answers(game, act.entity, 10**9) == late
+
+    import_game(data, before=before)
+    assert asked["n"] > 20
