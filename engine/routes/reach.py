@@ -313,3 +313,15 @@ def reaches_city(board: Board, corp: str, pass_through: frozenset[str], hex_name
     if nid in token_nodes(board, g, corp):
         return True
     return reaches_any(board, corp, pass_through, g.ends[hex_name].get(("city", city, None), ()))
+
+
+def forget_boards() -> None:
+    """Forget what the process keeps of the boards it has seen: their track graphs and the
+    answers walked on them (the tiles' pieces and the walk's steps stay). For timing a replay
+    of positions the process has not seen (bench/referee_bench.py --fresh)."""
+    from engine.routes import graph
+
+    graph._CACHE.clear()
+    graph._LAST.clear()
+    _REACH_CACHE.clear()
+    _REACHES_CACHE.clear()
