@@ -144,15 +144,17 @@ class _ReachWalk:
             raise _Complete
         if not step.terminal:
             for nid in step.nodes:
-                if nid != origin and self.passable(nid):
+                if nid != origin and nid not in self.visited_nodes and self.passable(nid):
                     self.walk_node(nid, converging)
+        visited = self.visited_paths  # (a path walked already is not entered: asked here)
         for edge, mark, shared, onward_paths in step.exits:
             if edge == skip:
                 continue
             crossed[mark] = crossed.get(mark, 0) + 1
             onward = converging or shared
             for qid, entry in onward_paths:
-                self.walk_path(origin, qid, entry, onward)
+                if qid not in visited:
+                    self.walk_path(origin, qid, entry, onward)
             crossed[mark] -= 1
         if converging:
             self.visited_paths.discard(pid)
