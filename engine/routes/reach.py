@@ -275,11 +275,28 @@ def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name:
     g = track_graph(board)
     if any(g.nodes[n].hex == hex_name for n in token_nodes(board, g, corp)):
         return True
-    # a reached path adds its own hex's edges and the facing edges of its neighbours
-    near = _near(g.data).get(hex_name, ())
-    targets = [pid for h in near for pids in g.ends.get(h, {}).values() for pid in pids
-               if h == hex_name or not want.isdisjoint(_path_step(g, pid).edges)]
-    return reaches_any(board, corp, pass_through, targets)
+    return reaches_any(board, corp, pass_through, hex_targets(g, hex_name, {e for _, e in want}))
+
+
+def hex_targets(g: TrackGraph, hex_name: str, edges: set[int]) -> list[int]:
+    """The paths whose reaching puts the hex among the reached hexes or one of its `edges`
+    among the reached edges (a reached path adds its own hex's edges and the facing edges of
+    its neighbours): every path of the hex, and a neighbour's paths with an edge end facing one
+    of `edges` (a path may be listed twice)."""
+    hexes = g.data.hexes
+    targets: list[int] = []
+    for h in _near(g.data).get(hex_name, ()):
+        ends = g.ends.get(h)
+        if not ends:
+            continue
+        if h == hex_name:
+            targets.extend(pid for pids in ends.values() for pid in pids)
+            continue
+        facing = {e for e, nb in hexes[h].neighbors.items() if nb == hex_name and (e + 3) % 6 in edges}
+        if facing:
+            targets.extend(pid for ep, pids in ends.items() if ep[0] == "edge" and ep[1] in facing
+                           for pid in pids)
+    return targets
 
 
 _NEAR: dict[int, tuple[Any, dict[str, list[str]]]] = {}

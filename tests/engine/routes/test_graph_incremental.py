@@ -127,3 +127,31 @@ def test_a_walk_bounded_late_gives_the_answers_of_one_bounded_first(
 
     import_game(data, before=before)
     assert asked["n"] > 20
+
+
+@pytest.mark.parametrize("key", ["1870/1870_game_end_bank.json", "18MEX/18MEX_game_end_stock_market.json",
+                                 "18MS/17510.json"])
+def test_hex_targets_are_the_paths_whose_step_touches_the_hex_or_its_edges(key: str) -> None:
+    """reach.hex_targets, read from the hexes' ends, is what the walk's steps say: the paths
+    whose step touches one of the hex's wanted edges, or that lie in the hex (every hex, every
+    edge, on the board at each hundredth action)."""
+    from engine.routes import reach
+    from engine.routes.steps import _path_step
+
+    data = load_fixture(key)
+    boards = []
+
+    def before(game: Any, act: Any) -> None:
+        if act.id % 100 == 0:
+            boards.append(game.title.board(game))
+
+    import_game(data, before=before)
+    assert boards
+    for board in boards:
+        g = graph.track_graph(board)
+        for hex_name in board.data.hexes:
+            for edge in range(6):
+                want = {(hex_name, edge)}
+                by_steps = {p.id for p in g.paths if p.hex == hex_name
+                            or not want.isdisjoint(_path_step(g, p.id).edges)}
+                assert set(reach.hex_targets(g, hex_name, {edge})) == by_steps, (hex_name, edge)
