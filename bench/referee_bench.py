@@ -14,6 +14,11 @@ applied, lenient: logged values stand).
   normalising of actions, undo/redo resolution and every action applied); one warm-up, then
   the median of n. JSON parsing is not counted.
 
+`--fresh`: before each of our loads the engine forgets the boards it has seen (their track
+graphs and reach answers: `engine.routes.reach.forget_boards`), as for a game this process has
+not replayed before; without it, a load after the first finds the positions of the earlier loads
+of the same file in those caches (the site keeps nothing between loads).
+
 The two sides run one after the other, fixture by fixture, so a change in the machine's load
 touches both alike. Each side's end result (players' values) is compared too.
 
@@ -43,6 +48,9 @@ REFEREE = SHARED / "referee" / "referee.rb"
 sys.path.insert(0, str(ROOT))
 
 from engine.io.export18xx import import_game  # noqa: E402
+from engine.routes.reach import forget_boards  # noqa: E402
+
+FRESH = False  # --fresh: forget the boards seen before each of our loads
 
 
 def site(path: Path, n: int) -> tuple[list[float], dict[str, Any], float]:
@@ -79,6 +87,8 @@ def ours_cpu(text: str, n: int) -> float:
     import_game(json.loads(text))
     times = []
     for _ in range(n):
+        if FRESH:
+            forget_boards()
         t0 = time.process_time()
         import_game(json.loads(text))
         times.append((time.process_time() - t0) * 1000)
@@ -89,6 +99,8 @@ def ours(data: dict[str, Any], n: int) -> tuple[list[float], dict[str, Any]]:
     game = import_game(data)
     times = []
     for _ in range(n):
+        if FRESH:
+            forget_boards()
         t0 = time.perf_counter()
         import_game(data)
         times.append((time.perf_counter() - t0) * 1000)
@@ -101,15 +113,19 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("-n", type=int, default=7, help="timed loads per side and fixture")
     ap.add_argument("--cpu", action="store_true", help="also compare CPU time per load")
+    ap.add_argument("--fresh", action="store_true",
+                    help="forget the boards seen before each of our loads (engine caches)")
     ap.add_argument("fixtures", nargs="*")
     args = ap.parse_args()
+    global FRESH
+    FRESH = args.fresh
     if not REFEREE.is_file():
         print(f"{REFEREE} is absent", file=sys.stderr)
         return 2
     paths = ([SHARED / "fixtures" / f for f in args.fixtures] if args.fixtures
              else sorted((SHARED / "fixtures").glob("*/*.json")))
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
-          f"n = {args.n} per side\n")
+          f"n = {args.n} per side{'; ours with fresh board caches' if FRESH else ''}\n")
     cpu_head = " site CPU ms | ours CPU ms | CPU ratio |" if args.cpu else ""
     print("| fixture | actions | site cold ms | site median ms | ours median ms | ratio "
           f"| ruby process s | results agree |{cpu_head}")

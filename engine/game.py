@@ -108,6 +108,8 @@ class Game(Replaying):
         # what followed from the last move applied (engine/events.py): derived, not state
         self.last_events: list[Any] = []
         self._recorder: Any = None
+        # the last board made of the state (engine/flow/or_tokens.py board): a cache, not state
+        self.board_memo: Any = None
         self._reset()
         for a in actions:
             self.apply(a)

@@ -111,7 +111,7 @@ class Bank:
     cash: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PlacedTile:
     tile: str  # tile name ("57")
     copy_id: str  # "57-1"

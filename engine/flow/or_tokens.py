@@ -20,15 +20,33 @@ else:
     OperatingHost = object  # the typing-only view of the rest of OperatingRules
 
 
+def tiles_memo(board: Board) -> dict[str, Any]:
+    """A memo for a new board with `board`'s tiles: the same tile layout key (one key object per
+    layout, so that the graph cache finds it without comparing layouts)."""
+    from engine.routes.graph import board_key
+
+    return {"tiles": board_key(board)}
+
+
 class TokenRules(OperatingHost):
     # ------------------------------------------------------------ board / graph
     def board(self, game: Game) -> Board:
+        """The board of the state's tiles and tokens. The same Board (and so its cache keys
+        and what was walked on it) is given again while both are equal to what it was made
+        from: the game keeps copies of them (a cache, not state; compared in full each time)."""
         st = game.state
-        return Board(
-            self.data,
-            {h: (p.tile, p.rotation) for h, p in st.tiles.items()},
-            {k: tuple(v) for k, v in st.city_tokens.items()},
-        )
+        memo = game.board_memo
+        if memo is not None and memo[0] == st.tiles and memo[1] == st.city_tokens:
+            kept: Board = memo[2]
+            return kept
+        tokens = {k: tuple(v) for k, v in st.city_tokens.items()}
+        if memo is not None and memo[0] == st.tiles:  # the same tiles: the same tile mapping and key
+            old: Board = memo[2]
+            board = Board(self.data, old.tiles, tokens, memo=tiles_memo(old))
+        else:
+            board = Board(self.data, {h: (p.tile, p.rotation) for h, p in st.tiles.items()}, tokens)
+        game.board_memo = (dict(st.tiles), {k: list(v) for k, v in st.city_tokens.items()}, board)
+        return board
 
     def reach_board(self, game: Game, corp: Corporation) -> Board:
         """The board as the corporation's network sees it (a title may leave tokens out)."""

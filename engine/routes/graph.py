@@ -202,36 +202,50 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             g.pieces = dict(islice(prev.pieces.items(), start))
             g.starts = prev.starts[:start]
     paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
-    stubs, pieces, starts = g.stubs, g.pieces, g.starts
+    stubs, pieces, starts, g_placed = g.stubs, g.pieces, g.starts, g.placed
     tiles = board.tiles
+    base, node_base, stub_base = len(paths), len(nodes), len(stubs)
     for hex_name, of_hex in items[start:]:
-        base, node_base = len(paths), len(nodes)
-        starts.append((base, node_base, len(stubs)))
+        starts.append((base, node_base, stub_base))
         piece = of_hex.get(tiles.get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
         pieces[hex_name] = piece
         placed = piece.placed.get((base, node_base))
         if placed is None:
-            placed = (
-                tuple(PathInfo(base + i, hex_name, a, b, terminal)
-                      for i, (a, b, terminal) in enumerate(piece.paths)),
-                {ep: [base + i for i in pids] for ep, pids in piece.ends},
-                tuple(tuple(base + i for i in pids) for pids in piece.stubs),
-                tuple(NodeInfo(id=node_base + i, ref=ref, node=node, offboard=offboard)
-                      for i, (ref, node, offboard) in enumerate(piece.nodes)))
-            if len(piece.placed) > 1024:
-                piece.placed.clear()
-            piece.placed[(base, node_base)] = placed
-        g.placed[hex_name] = placed
-        path_infos, all_ends[hex_name], piece_stubs, node_infos = placed
-        paths.extend(path_infos)
-        stubs.extend(piece_stubs)
-        for info in node_infos:
-            node_ids[info.ref] = info.id
-        nodes.extend(node_infos)
+            placed = _place(piece, hex_name, base, node_base)
+        g_placed[hex_name] = placed
+        path_infos, all_ends[hex_name], piece_stubs, node_infos, refs = placed
+        if path_infos:
+            paths.extend(path_infos)
+            base += len(path_infos)
+        if piece_stubs:
+            stubs.extend(piece_stubs)
+            stub_base += len(piece_stubs)
+        if node_infos:
+            node_ids.update(refs)
+            nodes.extend(node_infos)
+            node_base += len(node_infos)
     starts.append((len(paths), len(nodes), len(stubs)))
     return g
+
+
+def _place(piece: _Piece, hex_name: str, base: int, node_base: int) -> Any:
+    """The piece's paths, ends, stubs and nodes numbered from (base, node_base), and its nodes'
+    refs -> ids (kept on the piece: a graph's parts are never changed once built)."""
+    node_infos = tuple(NodeInfo(id=node_base + i, ref=ref, node=node, offboard=offboard)
+                       for i, (ref, node, offboard) in enumerate(piece.nodes))
+    placed = (
+        tuple(PathInfo(base + i, hex_name, a, b, terminal)
+              for i, (a, b, terminal) in enumerate(piece.paths)),
+        {ep: [base + i for i in pids] for ep, pids in piece.ends},
+        tuple(tuple(base + i for i in pids) for pids in piece.stubs),
+        node_infos,
+        {info.ref: info.id for info in node_infos})
+    if len(piece.placed) > 1024:
+        piece.placed.clear()
+    piece.placed[(base, node_base)] = placed
+    return placed
 
 
 def _number_bits(g: TrackGraph) -> tuple[dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int],

@@ -57,10 +57,12 @@ class _Piece:
     # the neighbours' lanes at those edges -> the crossings numbered with this hex, in order
     crossings: dict[tuple[tuple[tuple[int, int] | None, ...] | None, ...],
                     tuple[tuple[tuple[str, int, tuple[int, int] | None], ...], ...]]
-    # (first path id, first node id) -> its paths, ends, stubs and nodes numbered from there
-    # (a graph's parts are never changed once built, so graphs share them)
+    # (first path id, first node id) -> its paths, ends, stubs and nodes numbered from there,
+    # and its nodes' refs -> ids (a graph's parts are never changed once built, so graphs share
+    # them)
     placed: dict[tuple[int, int], tuple[tuple[PathInfo, ...], dict[EP, list[int]],
-                                        tuple[tuple[int, ...], ...], tuple[NodeInfo, ...]]]
+                                        tuple[tuple[int, ...], ...], tuple[NodeInfo, ...],
+                                        dict[NodeRef, int]]]
 
 
 # id(title data) -> (the data, hex -> the laid (tile, rotation) or None -> its piece)

@@ -4,20 +4,13 @@ hexes), walked once per tile layout and token placement and cached."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.routes.graph import (
-    NodeInfo,
-    PathInfo,
-    TrackGraph,
-    _across,
-    _PathStep,
-    board_key,
-    track_graph,
-)
+from engine.routes.graph import NodeInfo, TrackGraph, board_key, track_graph
 from engine.routes.pieces import _hex_order
+from engine.routes.steps import _closure, _path_step, _walk_table
 from engine.routes.types import Board, NodeRef
 
 # ---------------------------------------------------------------------------------------------
@@ -94,9 +87,12 @@ class _ReachWalk:
         self.visited_paths: set[int] = set()
         self.crossed: dict[tuple[str, int, tuple[int, int] | None], int] = {}
         # sizes of everything the walk could reach at most (see `_closure`): once reached,
-        # nothing is left to find and the walk stops
+        # nothing is left to find and the walk stops. Reckoned only once the walk has taken as
+        # many steps as the graph has paths (a walk that enters no path twice never needs it)
         self.whole: tuple[int, int, int] = (-1, -1, -1)
         self.targets: frozenset[int] = frozenset()  # paths whose reaching ends the walk
+        self.tokens: list[int] = []
+        self.steps_left = len(g.paths)
         self.table = _walk_table(g)
         self.pass_cache: dict[int, bool] = {}
 
@@ -116,6 +112,16 @@ class _ReachWalk:
             ok = self.pass_cache[nid] = can_pass(self.board, self.g.nodes[nid], self.corp, self.pass_through)
         return ok
 
+    def bound(self) -> None:
+        """Reckon what the walk could reach at most (its answers are the same with or without:
+        it only stops a walk sooner); stop now if none of the targets can be reached."""
+        paths, nodes, edges = _closure(self.g, self.passable, self.tokens)
+        self.whole = (len(paths), len(nodes), len(edges))
+        if self.targets:
+            self.targets = self.targets & paths
+            if not self.targets:
+                raise _Complete
+
     def walk_path(self, origin: int, pid: int, skip: int | None, converging: bool) -> None:
         if pid in self.visited_paths:
             return
@@ -129,114 +135,33 @@ class _ReachWalk:
         reached_paths.add(pid)
         edges.update(step.edges)
         reached_nodes.update(step.nodes)
+        self.steps_left -= 1
+        if not self.steps_left:
+            self.bound()
         whole = self.whole
         if pid in self.targets or (len(reached_paths) == whole[0] and len(reached_nodes) == whole[1]
                                    and len(edges) == whole[2]):
             raise _Complete
         if not step.terminal:
             for nid in step.nodes:
-                if nid != origin and self.passable(nid):
+                if nid != origin and nid not in self.visited_nodes and self.passable(nid):
                     self.walk_node(nid, converging)
+        visited = self.visited_paths  # (a path walked already is not entered: asked here)
         for edge, mark, shared, onward_paths in step.exits:
             if edge == skip:
                 continue
             crossed[mark] = crossed.get(mark, 0) + 1
             onward = converging or shared
             for qid, entry in onward_paths:
-                self.walk_path(origin, qid, entry, onward)
+                if qid not in visited:
+                    self.walk_path(origin, qid, entry, onward)
             crossed[mark] -= 1
         if converging:
             self.visited_paths.discard(pid)
 
 
-def _walk_table(g: TrackGraph) -> list[_PathStep | None]:
-    if g.walk_table is None:
-        g.walk_table = [None] * len(g.paths)
-    return g.walk_table
-
-
-# (id of the path's hex part, path id, ids of the parts of the hexes its edge ends face) ->
-# (those parts, the step): a step depends on nothing else, so graphs that share the parts share it
-_STEPS: dict[tuple[int, ...], tuple[tuple[Any, ...], _PathStep]] = {}
-
-
-def _path_step(g: TrackGraph, pid: int) -> _PathStep:
-    """The walk's view of one path (made once per graph, on first use)."""
-    table = _walk_table(g)
-    step = table[pid]
-    if step is None:
-        path = g.paths[pid]
-        neighbors = g.data.hexes[path.hex].neighbors
-        parts = (g.placed.get(path.hex), *[g.placed.get(neighbors.get(ep[1], ""))
-                                           for ep in (path.a, path.b) if ep[0] == "edge"])
-        key = (pid, *map(id, parts))
-        got = _STEPS.get(key)
-        if got is not None and all(a is b for a, b in zip(got[0], parts, strict=True)):
-            step = got[1]
-        else:
-            step = _make_step(g, path)
-            if parts[0] is not None:
-                if len(_STEPS) > 50_000:
-                    _STEPS.clear()
-                _STEPS[key] = (parts, step)
-        table[pid] = step
-    return step
-
-
-def _make_step(g: TrackGraph, path: PathInfo) -> _PathStep:
-    neighbors = g.data.hexes[path.hex].neighbors
-    ends = [ep for ep in (path.a, path.b) if ep[0] == "edge"]
-    edges: list[tuple[str, int]] = []
-    exits = []
-    for ep in ends:
-        edges.append((path.hex, ep[1]))
-        nb = neighbors.get(ep[1])
-        if nb is None:
-            continue
-        edges.append((nb, (ep[1] + 3) % 6))
-        shared = sum(len(p) for e, p in g.ends[path.hex].items() if e[0] == "edge" and e[1] == ep[1]) > 1
-        onward = tuple((qid, nb_ep[1]) for nb_ep in _across(g, neighbors, ep)
-                       for qid in g.ends[nb_ep[0]].get(("edge", nb_ep[1], nb_ep[2]), ()))
-        exits.append((ep[1], (path.hex, ep[1], ep[2]), shared, onward))
-    nodes = tuple(nid for ep in (path.a, path.b) if ep[0] != "edge"
-                  for nid in [g.node_ids.get((path.hex, ep[0], ep[1]))] if nid is not None)
-    return _PathStep(tuple((path.hex, ep[1], ep[2]) for ep in ends), tuple(edges), nodes,
-                     path.terminal, tuple(exits))
-
-
 class _Complete(Exception):
     """The reach walk has found everything it could find, or what it was looking for."""
-
-
-def _closure(g: TrackGraph, passable: Callable[[int], bool],
-             tokens: list[int]) -> tuple[set[int], set[int], set[tuple[str, int]]]:
-    """The paths, nodes and edges the reach walk could reach at most: the same moves
-    with none of the walk's never-turn-back limits. The walk's sets only grow and stay within
-    these, so when their sizes match the walk may stop (a late-game network of junctions is
-    otherwise walked again below every shared exit)."""
-    paths: set[int] = set()
-    nodes: set[int] = set(tokens)
-    edges: set[tuple[str, int]] = set()
-    expanded = set(tokens)
-    stack = [pid for n in tokens for pid in g.ends[g.nodes[n].hex].get(
-        (g.nodes[n].kind, g.nodes[n].ref[2], None), ())]
-    while stack:
-        pid = stack.pop()
-        if pid in paths:
-            continue
-        paths.add(pid)
-        step = _path_step(g, pid)
-        edges.update(step.edges)
-        nodes.update(step.nodes)
-        if not step.terminal:
-            for nid in step.nodes:
-                if nid not in expanded and passable(nid):
-                    expanded.add(nid)
-                    info = g.nodes[nid]
-                    stack.extend(g.ends[info.hex].get((info.kind, info.ref[2], None), ()))
-        for _edge, _mark, _shared, onward in step.exits:
-            stack.extend(qid for qid, _entry in onward)
-    return paths, nodes, edges
 
 
 def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: frozenset[int]
@@ -246,11 +171,7 @@ def _walk_reach(board: Board, corp: str, pass_through: frozenset[str], targets: 
     tokens = sorted(token_nodes(board, g, corp), key=lambda n: (order[g.nodes[n].hex], g.nodes[n].ref[2]))
     walker = _ReachWalk(board, g, corp, pass_through)
     walker.reached_nodes.update(tokens)
-    paths, nodes, edges = _closure(g, walker.passable, tokens)  # (the walk keeps its answers)
-    walker.whole = (len(paths), len(nodes), len(edges))
-    walker.targets = targets & paths
-    if targets and not walker.targets:
-        return walker  # none of them can be reached
+    walker.tokens, walker.targets = tokens, targets
     try:
         for start in tokens:
             walker.visited_nodes = set(tokens) - {start}
@@ -354,11 +275,28 @@ def reaches_hex(board: Board, corp: str, pass_through: frozenset[str], hex_name:
     g = track_graph(board)
     if any(g.nodes[n].hex == hex_name for n in token_nodes(board, g, corp)):
         return True
-    # a reached path adds its own hex's edges and the facing edges of its neighbours
-    near = _near(g.data).get(hex_name, ())
-    targets = [pid for h in near for pids in g.ends.get(h, {}).values() for pid in pids
-               if h == hex_name or not want.isdisjoint(_path_step(g, pid).edges)]
-    return reaches_any(board, corp, pass_through, targets)
+    return reaches_any(board, corp, pass_through, hex_targets(g, hex_name, {e for _, e in want}))
+
+
+def hex_targets(g: TrackGraph, hex_name: str, edges: set[int]) -> list[int]:
+    """The paths whose reaching puts the hex among the reached hexes or one of its `edges`
+    among the reached edges (a reached path adds its own hex's edges and the facing edges of
+    its neighbours): every path of the hex, and a neighbour's paths with an edge end facing one
+    of `edges` (a path may be listed twice)."""
+    hexes = g.data.hexes
+    targets: list[int] = []
+    for h in _near(g.data).get(hex_name, ()):
+        ends = g.ends.get(h)
+        if not ends:
+            continue
+        if h == hex_name:
+            targets.extend(pid for pids in ends.values() for pid in pids)
+            continue
+        facing = {e for e, nb in hexes[h].neighbors.items() if nb == hex_name and (e + 3) % 6 in edges}
+        if facing:
+            targets.extend(pid for ep, pids in ends.items() if ep[0] == "edge" and ep[1] in facing
+                           for pid in pids)
+    return targets
 
 
 _NEAR: dict[int, tuple[Any, dict[str, list[str]]]] = {}
@@ -394,3 +332,15 @@ def reaches_city(board: Board, corp: str, pass_through: frozenset[str], hex_name
     if nid in token_nodes(board, g, corp):
         return True
     return reaches_any(board, corp, pass_through, g.ends[hex_name].get(("city", city, None), ()))
+
+
+def forget_boards() -> None:
+    """Forget what the process keeps of the boards it has seen: their track graphs and the
+    answers walked on them (the tiles' pieces and the walk's steps stay). For timing a replay
+    of positions the process has not seen (bench/referee_bench.py --fresh)."""
+    from engine.routes import graph
+
+    graph._CACHE.clear()
+    graph._LAST.clear()
+    _REACH_CACHE.clear()
+    _REACHES_CACHE.clear()

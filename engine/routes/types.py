@@ -26,7 +26,7 @@ class Board:
     # (hex, city index) -> corporation id (or None) per token slot, for cities with any token
     tokens: Mapping[tuple[str, int], tuple[str | None, ...]]
     # the board's cache keys, made on first use (a board is not changed once made)
-    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import market as mk
 from engine.errors import EngineError
+from engine.flow.or_tokens import tiles_memo
 from engine.routes.types import Board
 from engine.state import Corporation, Token
 from engine.titles.t1870.ids import DESTINATION_TOKEN_COST, WALK_BUDGET
@@ -76,18 +77,26 @@ class DestinationRules(Title):
         """Others' destination tokens are left out: they take no city space, so they never
         block a city (a corporation's own destination token is a station for it)."""
         board = super().board(game)
-        me = self._board_for
+        placed = [(h, c.id) for c in game.state.corporations.values() if (h := self.extra_slot_hex(c))]
+        if not placed:
+            return board
+        me = self._board_for  # (the operating corporation asked only when there are extras)
         if me is None and game.round.kind == "operating" and not game.round.finished:
             me = game.round.current()[0]
-        extras = {h: c.id for c in game.state.corporations.values()
-                  if (h := self.extra_slot_hex(c)) and c.id != me}
+        extras = {h: cid for h, cid in placed if cid != me}
         if not extras:
             return board
+        # made once per board of the state and (me, extras): the base board is never changed
+        key = ("without", me, tuple(extras.items()))
+        got: Board | None = board.memo.get(key)
+        if got is not None:
+            return got
         toks = {}
         for (h, c), v in board.tokens.items():
             drop = extras.get(h) if c == 0 else None
             toks[(h, c)] = tuple(s for s in v if s is None or s != drop or s == me) if drop else v
-        return Board(board.data, board.tiles, toks)
+        got = board.memo[key] = Board(board.data, board.tiles, toks, memo=tiles_memo(board))
+        return got
 
     def reach_board(self, game: Game, corp: Corporation) -> Board:
         self._board_for = corp.id
