@@ -19,6 +19,14 @@ else:
     Title = object  # the mixin's host is Title1870 (engine/titles/t1870/title.py)
 
 
+def _passes_presidency(game: Game, corp: Corporation, pid: str, pct: int) -> bool:
+    """Would selling `pct`% make another player president of `corp`? As on the site, judged by
+    the holdings the presidency checks count (shares.counted), which a protection may have left
+    other than the certificates held: another player must count more than the seller then."""
+    mine = shares.counted(corp, pid) - pct
+    return any(shares.counted(corp, p.id) > mine for p in game.state.players if p.id != pid)
+
+
 class EmergencySales1870(Title):
     _sale_context: tuple[str | None, str | None]
 
@@ -66,7 +74,7 @@ class EmergencySales1870(Title):
         others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
         pres = shares.president_cert(target)
         if shares.president(target) == pid:
-            if target.id == corp.id and others > held - pct:
+            if target.id == corp.id and _passes_presidency(game, target, pid, pct):
                 return ("ebuy.presidency",
                         f"Selling that would change the presidency of {corp.id}, which is buying the train.")
             if held - pct < pres.percent and others < pres.percent:
@@ -109,7 +117,7 @@ class EmergencySales1870(Title):
                 others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
                 pres = shares.president_cert(target)
                 if shares.president(target) == pid:
-                    if target.id == corp.id and others > held - pct:
+                    if target.id == corp.id and _passes_presidency(game, target, pid, pct):
                         break
                     if held - pct < pres.percent and others < pres.percent:
                         break

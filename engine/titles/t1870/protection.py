@@ -95,8 +95,9 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     presidency checks count the bundle as bought from the holder of its first certificate
     (his count drops by the percent sold, the protector's rises by it). Then, if the protector
     counts more than the president, he takes the presidency and hands his first ordinary
-    shares (as many as the certificate counts shares) to that first certificate's holder;
-    finally the presidency is settled from the president before the protection (who may keep
+    shares (as many as the certificate counts shares) to the president before the protection
+    if that player still holds the certificate's percent, else to that first certificate's
+    holder; finally the presidency is settled from the president before the protection (who may keep
     it without the certificate: Corporation.president_apart)."""
     players = [p.id for p in game.state.players]
     before = shares.president(corp)
@@ -110,10 +111,13 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
         shares.move(corp, c, pid)
     pres = shares.president_cert(corp)
     if before is None or counts[pid] > counts.get(before, 0):
-        if source != pid:
+        # his shares go to the president before the protection if he still holds the
+        # certificate's percent, else to the holder of the bundle's first certificate
+        swap_to = before if before is not None and shares.percent(corp, before) >= pres.percent else source
+        if swap_to != pid:
             mine = [c for c in shares.certs_of(corp, pid) if not c.president]
             for c in game.title.presidency_swap_pick(corp, mine, pres.percent // shares.share_percent(corp)):
-                shares.move(corp, c, source)
+                shares.move(corp, c, swap_to)
         corp.president_apart = None
     else:
         corp.president_apart = None if before == pres.owner else before

@@ -182,3 +182,18 @@ def test_a_president_counting_the_most_stays_president_after_selling_the_certifi
     assert shares.president(slsf) == "4395" and slsf.president_apart == "4395"
     assert "SLSF_0" in _held(slsf, MARKET) and _held(slsf, "4395") == []
     assert shares.counted(slsf, "4395") == 30
+
+
+def test_the_protector_taking_it_hands_two_shares_to_a_president_still_holding_20_percent() -> None:
+    """Seed 19 (1288): the protector sold all his 50% (three shares and the certificate); the
+    new president (40%) handed two shares to the market for the certificate. The protection
+    takes the four back (the certificate from the new president); counting 50% against 40%
+    the protector takes the presidency and, as on the site, hands his first two ordinary
+    shares to the president before the protection, who still holds 20% (not to the market,
+    where the bundle's first certificate was)."""
+    g, slsf = _position({"4395": [0, 1, 2, 3], "18843": [4, 5, 6, 7]})
+    _sell_and_protect(g, slsf, [1, 2, 3, 0], 50)
+    assert shares.president(slsf) == "4395" and slsf.president_apart is None
+    assert _held(slsf, "4395") == ["SLSF_3", "SLSF_0"]
+    assert _held(slsf, "18843") == ["SLSF_6", "SLSF_7", "SLSF_1", "SLSF_2"]
+    assert _held(slsf, MARKET) == ["SLSF_4", "SLSF_5"]
