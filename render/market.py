@@ -97,9 +97,14 @@ def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
 
 
 # the drawn grids (title, zones, prices, par frames, legend: all from the title data) by
-# (data, width); a grid is 3-5 MB, a render process draws a few titles' markets
+# (data, width), the least recently used dropped beyond GRIDS_BUDGET bytes (Pillow holds an RGB
+# pixel in 4 bytes: a 1400 px wide grid is 4.7 MB for 18MS, 6.6 MB for 1870)
 _GRIDS: OrderedDict[tuple[int, int], tuple[TitleData, Image.Image]] = OrderedDict()
-GRIDS_KEPT = 6
+GRIDS_BUDGET = 24 << 20
+
+
+def _grid_bytes(img: Image.Image) -> int:
+    return img.width * img.height * 4
 
 
 def _grid(data: TitleData, size: int, geo: MarketGeometry) -> Image.Image:
@@ -114,7 +119,7 @@ def _grid(data: TitleData, size: int, geo: MarketGeometry) -> Image.Image:
         return got[1]
     img = _draw_grid(data, geo)
     _GRIDS[key] = (data, img)
-    while len(_GRIDS) > GRIDS_KEPT:
+    while len(_GRIDS) > 1 and sum(_grid_bytes(g) for _, g in _GRIDS.values()) > GRIDS_BUDGET:
         _GRIDS.popitem(last=False)
     return img
 

@@ -86,6 +86,9 @@ def test_a_market_from_the_kept_grid_is_the_market_drawn_from_nothing() -> None:
 
 def test_the_kept_grids_are_bounded() -> None:
     market._GRIDS.clear()
-    for size in range(600, 600 + 20 * (market.GRIDS_KEPT + 3), 20):
+    for size in range(600, 2000, 100):
         render_market_image(make_view("18MS"), size=size)
-    assert len(market._GRIDS) == market.GRIDS_KEPT
+        kept = [market._grid_bytes(g) for _, g in market._GRIDS.values()]
+        assert sum(kept) <= market.GRIDS_BUDGET or len(kept) == 1
+    assert 1 < len(market._GRIDS) < 14  # the newest kept, the oldest dropped
+    assert next(reversed(market._GRIDS))[1] == 1900
