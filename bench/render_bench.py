@@ -1,4 +1,5 @@
 """Render timings: python bench/render_bench.py [-n N] [--against REV [--rounds R]] [--first P]
+[--mix [GAMES]]
 
 Median of N renders of the largest map (1870, a crowded hand-built board: ~75 % of the hexes
 tiled, tokens in the cities), a close-up around its busiest city (render_map focus=), one
@@ -21,6 +22,11 @@ the renderer, build the board, draw it: the first map of a process that was not 
 they start; it draws the titles' start boards, never the board timed).  Medians of the P
 processes, wall and CPU; with --against REV, REV's trees are timed alternately with this one
 (a tree without render.warm has no "started worker" line).
+
+--mix [GAMES]: the images the load bench's games ask for (bench/load_bench.py: the first 30
+moves in effect of 18MS 14375, each move's kinds as the bot works them out: map and close-up
+when the hexes change, market, card when the turn passes), drawn as the bot's render workers
+draw them (bot.ports.RealRenderer), GAMES times over; CPU ms by kind and per move.
 
 Targets (2-core machine): map < 150 ms, market < 50 ms, every PNG < 2 MB.
 """
@@ -204,6 +210,41 @@ def everything(n: int) -> None:
             print(f"{label:<24}{wall:>9.1f}{cpu:>9.1f}{size:>12,}")
 
 
+def mix(games: int) -> None:
+    """CPU of the load bench's images, by kind (see the module docstring)."""
+    from bot.play import ServicePlay
+    from bot.ports import RealRenderer
+    from engine.game import Game
+    from tests.bot.conftest import FIXTURES
+    from tests.bot.replay import effective_log
+
+    data = json.loads((FIXTURES / "18MS" / "14375.json").read_text())
+    ref = Game(data["title"], [(str(p["id"]), str(p["id"])) for p in data["players"]], [])
+    jobs: list[tuple[str, GameView]] = []
+    before = ref.view()
+    for action in effective_log(data)[:30]:
+        ref.apply(action)
+        after = ref.view()
+        jobs.extend((k, after) for k in ServicePlay._changed(before, after))
+        before = after
+    renderer = RealRenderer()
+    for kind, view in jobs[:8]:  # warm: fonts, text masks, the market's grid
+        renderer.render(kind, view)
+    cpu: dict[str, list[float]] = {}
+    for _ in range(games):
+        for kind, view in jobs:
+            c0 = time.process_time()
+            renderer.render(kind, view)
+            cpu.setdefault(kind, []).append((time.process_time() - c0) * 1000)
+    print(f"load average: {os.getloadavg()[0]:.2f}")
+    print(f"{'kind':<10}{'images':>8}{'median ms':>11}{'total ms':>10}  (CPU, a game of 30 moves)")
+    for kind, ms in cpu.items():
+        print(f"{kind:<10}{len(ms) // games:>8}{statistics.median(ms):>11.1f}"
+              f"{sum(ms) / games:>10.0f}")
+    total = sum(sum(ms) for ms in cpu.values()) / games
+    print(f"{'all':<10}{len(jobs):>8}{'':>11}{total:>10.0f}  ({total / 30:.1f} ms a move)")
+
+
 def extract(rev: str, where: str) -> None:
     """Git revision rev's tree, written into the directory `where`."""
     tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True,
@@ -240,12 +281,15 @@ def main() -> None:
     ap.add_argument("--against", metavar="REV")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--first", type=int, metavar="P")
+    ap.add_argument("--mix", type=int, nargs="?", const=5, metavar="GAMES")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--worker-first", metavar="TITLE", help=argparse.SUPPRESS)
     ap.add_argument("--warmed", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker_first:
         print(json.dumps(first_map(args.worker_first, args.warmed)))
+    elif args.mix:
+        mix(args.mix)
     elif args.worker:
         print(json.dumps(maps_only(args.n)))
     elif args.first:

@@ -44,8 +44,9 @@ from render.cardlayout import (
     Fill,
     Item,
 )
-from render.draw import text, to_png
+from render.draw import text
 from render.fonts import font
+from render.pngwrite import unfiltered_png
 
 __all__ = ["CARD_WIDTH", "KIND_WORDS", "ROUND_WORDS", "CardLayout", "Item", "card_layout",
            "render_card", "render_card_image"]
@@ -303,5 +304,6 @@ def render_card(
 ) -> bytes:
     """PNG bytes of the phone card.  may: the acting entity's legal action kinds, if known;
     clocks: seconds each player (by id) has spent on turns (a Clock column)."""
-    return to_png(render_card_image(view, width=width, may=may, clocks=clocks), compress_level)
+    return unfiltered_png(render_card_image(view, width=width, may=may, clocks=clocks),
+                          compress_level)
 

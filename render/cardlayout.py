@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from render import theme
 from render.fonts import font
@@ -81,6 +82,7 @@ class Col:
     flex: int = 0  # 1, 2, ...: gives width back in this order when short (1 takes the spare)
 
 
+@lru_cache(maxsize=8192)  # a card measures each of its texts at several sizes while fitting
 def extent(s: str, size: int, bold: bool, right: bool = False) -> tuple[int, int]:
     """Pillow's ink box of `s` across, relative to its anchor ("rm" if right, else "lm")."""
     left, _, end, _ = font(size, bold).getbbox(s, anchor="rm" if right else "lm")

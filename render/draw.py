@@ -86,6 +86,11 @@ def record_text() -> Iterator[list[TextMark]]:
         _RECORDER.reset(token)
 
 
+def recording_text() -> bool:
+    """Whether text drawn now is recorded (a drawing kept for reuse would miss its marks)."""
+    return _RECORDER.get() is not None
+
+
 @contextmanager
 def record_shapes() -> Iterator[list[ShapeMark]]:
     """Collect the discs the map draws (cities, tokens, revenue bubbles) as ShapeMarks."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -9,8 +10,9 @@ from PIL import Image, ImageDraw
 from engine.core.data import TitleData
 from engine.view import GameView
 from render import theme
-from render.draw import fit_font_size, text, to_png
+from render.draw import fit_font_size, recording_text, text
 from render.fonts import font
+from render.pngwrite import unfiltered_png
 
 DEFAULT_WIDTH = 1400
 Box = tuple[float, float, float, float]
@@ -79,10 +81,8 @@ def market_layout(data: TitleData, size: int = DEFAULT_WIDTH) -> MarketGeometry:
 def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.Image:
     data = view.data
     geo = market_layout(data, size)
-    img = Image.new("RGB", (geo.width, geo.height), theme.BACKGROUND)
+    img = _grid(data, size, geo).copy()
     d = ImageDraw.Draw(img)
-    prices = data.market["grid_prices"]
-    types = cell_types(data)
     colors = {
         c["id"]: theme.corp_rgb(c["color"])
         for c in data.corporations + data.minors
@@ -90,7 +90,45 @@ def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
     }
     for cv in view.corporations:
         colors[cv.id] = theme.corp_rgb(cv.color)
+    for (row, col), stack in view.market.items():
+        for i, cid in enumerate(stack):
+            _chip(d, geo.chip_box(row, col, i, len(stack)), cid, colors.get(cid, theme.MUTED))
+    return img
 
+
+# the drawn grids (title, zones, prices, par frames, legend: all from the title data) by
+# (data, width), the least recently used dropped beyond GRIDS_BUDGET bytes (Pillow holds an RGB
+# pixel in 4 bytes: a 1400 px wide grid is 4.7 MB for 18MS, 6.6 MB for 1870)
+_GRIDS: OrderedDict[tuple[int, int], tuple[TitleData, Image.Image]] = OrderedDict()
+GRIDS_BUDGET = 24 << 20
+
+
+def _grid_bytes(img: Image.Image) -> int:
+    return img.width * img.height * 4
+
+
+def _grid(data: TitleData, size: int, geo: MarketGeometry) -> Image.Image:
+    """The market without its markers (kept: never drawn on, copied for each image; drawn
+    afresh while text is recorded, so that the prices are recorded too)."""
+    if recording_text():
+        return _draw_grid(data, geo)
+    key = (id(data), size)
+    got = _GRIDS.get(key)
+    if got is not None and got[0] is data:
+        _GRIDS.move_to_end(key)
+        return got[1]
+    img = _draw_grid(data, geo)
+    _GRIDS[key] = (data, img)
+    while len(_GRIDS) > 1 and sum(_grid_bytes(g) for _, g in _GRIDS.values()) > GRIDS_BUDGET:
+        _GRIDS.popitem(last=False)
+    return img
+
+
+def _draw_grid(data: TitleData, geo: MarketGeometry) -> Image.Image:
+    img = Image.new("RGB", (geo.width, geo.height), theme.BACKGROUND)
+    d = ImageDraw.Draw(img)
+    prices = data.market["grid_prices"]
+    types = cell_types(data)
     margin = geo.origin[0]
     text(
         d,
@@ -127,11 +165,6 @@ def render_market_image(view: GameView, *, size: int = DEFAULT_WIDTH) -> Image.I
         d.rectangle(
             (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), outline=theme.PAR_OUTLINE, width=pw
         )
-
-    for (row, col), stack in view.market.items():
-        for i, cid in enumerate(stack):
-            _chip(d, geo.chip_box(row, col, i, len(stack)), cid, colors.get(cid, theme.MUTED))
-
     _legend(d, geo, {_zone_of(t) for t in types.values()})
     return img
 
@@ -148,7 +181,7 @@ def render_market(view: GameView, *, size: int = DEFAULT_WIDTH, compress_level: 
     size: image width in pixels.  Each corporation is a chip in its colour with its short name;
     a stack lists the corporation that operates first at the top.  Par cells have a red frame.
     """
-    return to_png(render_market_image(view, size=size), compress_level)
+    return unfiltered_png(render_market_image(view, size=size), compress_level)
 
 
 def _chip(

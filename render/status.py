@@ -13,8 +13,9 @@ from PIL import Image, ImageDraw
 
 from engine.view import GameView
 from render import theme
-from render.draw import text, to_png
+from render.draw import text
 from render.fonts import Font, font
+from render.pngwrite import unfiltered_png
 
 DEFAULT_WIDTH = 1200
 
@@ -356,7 +357,7 @@ def _cell_text(
 
 def render_status(view: GameView, *, size: int = DEFAULT_WIDTH, compress_level: int = 3) -> bytes:
     """PNG bytes of the status sheet.  size: image width in pixels (text scales with it)."""
-    return to_png(render_status_image(view, size=size), compress_level)
+    return unfiltered_png(render_status_image(view, size=size), compress_level)
 
 
 __all__: Sequence[str] = ("render_status", "render_status_image")
