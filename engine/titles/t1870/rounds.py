@@ -308,6 +308,11 @@ class StockRound1870(StockRound):
             # a holder who was not president, Corporation.president_apart)
             return f"{corp.id} may not redeem while the market holds its president's certificate."
         if not shares.certs_of(corp, MARKET):
+            if any(shares.counted(corp, p.id) > 0 and not shares.percent(corp, p.id) for p in st.players):
+                # as on the site: a player counting a holding (a protection's count gap,
+                # shares.counted) but holding no certificate leaves no redemption possible
+                return (f"{corp.id} may not redeem a share from its players while one of them "
+                        "counts a holding of it but holds no certificate.")
             own = shares.percent(corp, pid)
             top_other = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
             ordinary = any(not c.president for c in shares.certs_of(corp, pid))
