@@ -16,6 +16,8 @@ The positions are made as in test_site_protect_takes_certificate (SLSF at $100, 
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import shares
 from engine.flow.share_moves import sell_certs
 from engine.game import Game
@@ -83,7 +85,30 @@ def test_no_redemption_from_players_while_a_player_counts_a_holding_and_holds_no
     assert _redemptions(g) == []
     err = rejected(g, {"type": "buy_shares", "entity": "SLSF", "entity_type": "corporation",
                        "shares": ["SLSF_1"], "percent": 10})
-    assert err.rule == "redeem.refused" and "holds no certificate" in str(err)
+    assert err.rule == "redeem.refused" and "no ordinary share" in str(err)
+
+
+def test_no_redemption_from_players_while_the_certificates_holder_has_no_ordinary_share() -> None:
+    """Seed 249 (1503): the president (18843) does not hold the certificate; its holder (4395)
+    holds nothing else, counting a holding: nothing in the market, the site refuses every
+    redemption ("A share bundle must contain at least one share"), though every player who
+    counts a holding holds a certificate."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3, 4]})
+    _sell_and_protect(g, slsf, [1, 0], 30)
+    assert shares.president(slsf) == "18843" and slsf.president_apart == "18843"
+    sell_certs(g, slsf, "4395", [slsf.certs[1]], 10)
+    assert _held(slsf, "4395") == ["SLSF_0"] and shares.counted(slsf, "4395") > 0
+    for n, owner in ((1, "9263"), (2, "9263"), (3, "7438"), (5, "7438"), (6, "18843"),
+                     (7, "SLSF"), (8, "SLSF")):
+        shares.move(slsf, slsf.certs[n], owner)
+    assert not shares.certs_of(slsf, MARKET)
+    assert all(shares.percent(slsf, p.id) for p in g.state.players if shares.counted(slsf, p.id))
+    slsf.operated_turns, slsf.cash = 1, 1000
+    rnd: Any = g.round
+    err = rnd.redeem_error("18843", slsf)
+    assert err is not None and "no ordinary share" in err
+    shares.move(slsf, slsf.certs[2], "4395")  # an ordinary share beside the certificate
+    assert rnd.redeem_error("18843", slsf) is None
 
 
 def test_redemption_from_players_while_every_counting_player_holds_a_certificate() -> None:
