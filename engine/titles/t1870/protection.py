@@ -102,6 +102,13 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     before = shares.president(corp)
     certs = [c for sid in sale.certs for c in corp.certs if c.id == sid]
     source = certs[0].owner
+    # the part of the president's certificate sold is taken back as the first ordinary shares
+    # of the market's list besides the sale's (as many as that part counts shares), which the
+    # protector then gives back to the market: as on the site, they end its list (seed 25)
+    unit = shares.share_percent(corp)
+    part = sale.pct - sum(c.percent for c in certs if not c.president)
+    extra = ([c for c in shares.certs_of(corp, MARKET) if not c.president and c not in certs][: part // unit]
+             if source == MARKET and part > 0 else [])
     counts = {p: shares.counted(corp, p) for p in players}
     counts[pid] += sale.pct
     if source in counts:
@@ -120,6 +127,10 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     _recount(corp, players, counts)
     shares.update_presidency(corp, players, before, game.title.presidency_swap_pick)
     _recount(corp, players, counts)
+    for c in extra:
+        if c.owner == MARKET:  # to the end of the market's list
+            corp.cert_moves += 1
+            c.seq = corp.cert_moves
 
 
 def _recount(corp: Corporation, players: list[str], counts: dict[str, int]) -> None:

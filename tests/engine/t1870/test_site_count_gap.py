@@ -132,3 +132,20 @@ def test_counting_the_presidents_percent_without_holding_it_does_not_take_the_pr
     assert shares.counted(slsf, "18843") == 30 and shares.percent(slsf, "18843") == 10
     assert shares.president(slsf) == "4395" and slsf.president_apart is None
     assert _held(slsf, "4395") == ["SLSF_0", "SLSF_8"] and _held(slsf, "18843") == ["SLSF_3"]
+
+
+def test_the_sold_part_of_the_certificate_is_taken_back_as_market_shares_that_end_its_list() -> None:
+    """Seed 25 (506, then 992): 4395 (the certificate and SLSF_5) sold 20%; SLSF_1, first of the
+    market's list, came back to him and 18843 took the presidency, his two shares going to the
+    market. 4395 protects: as on the site, the market's list ends with SLSF_2 (the share the
+    site took back for the sold part of the certificate and gave back to the market), and a
+    redemption then takes SLSF_3, the first of the list."""
+    g, slsf = _position({"4395": [0, 5], "18843": [3, 4], MARKET: [1, 2]})
+    _sell_and_protect(g, slsf, [5, 0], 20)
+    assert _held(slsf, "4395") == ["SLSF_0"] and _held(slsf, "18843") == []
+    assert _held(slsf, MARKET) == ["SLSF_3", "SLSF_4", "SLSF_1", "SLSF_5", "SLSF_2"]
+    assert shares.president(slsf) == "4395"
+    slsf.operated_turns, slsf.cash = 1, 1000
+    for n in (6, 7, 8):
+        shares.move(slsf, slsf.certs[n], "9263")
+    assert _redemptions(g) == ["SLSF_3"]
