@@ -102,13 +102,15 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     before = shares.president(corp)
     certs = [c for sid in sale.certs for c in corp.certs if c.id == sid]
     source = certs[0].owner
-    # the part of the president's certificate sold is taken back as the first ordinary shares
-    # of the market's list besides the sale's (as many as that part counts shares), which the
-    # protector then gives back to the market: as on the site, they end its list (seed 25)
+    # a part of the president's certificate sold (not all of it) is taken back as the first
+    # ordinary shares of the market's list besides the sale's (as many as that part counts
+    # shares), which the protector then gives back to the market: as on the site, they end its
+    # list (seed 25; the whole certificate sold moves none, seed 8)
     unit = shares.share_percent(corp)
     part = sale.pct - sum(c.percent for c in certs if not c.president)
+    whole = shares.president_cert(corp).percent
     extra = ([c for c in shares.certs_of(corp, MARKET) if not c.president and c not in certs][: part // unit]
-             if source == MARKET and part > 0 else [])
+             if source == MARKET and 0 < part < whole else [])
     counts = {p: shares.counted(corp, p) for p in players}
     counts[pid] += sale.pct
     if source in counts:

@@ -149,3 +149,11 @@ def test_the_sold_part_of_the_certificate_is_taken_back_as_market_shares_that_en
     for n in (6, 7, 8):
         shares.move(slsf, slsf.certs[n], "9263")
     assert _redemptions(g) == ["SLSF_3"]
+
+
+def test_the_whole_certificate_sold_moves_no_market_share_to_the_end_of_its_list() -> None:
+    """Seed 8 (792): the sale held the whole president's certificate; after its protection the
+    market's list keeps its order (the site redeems its first share, IC_2 there)."""
+    g, slsf = _position({"4395": [0, 1], "18843": [2, 3, 4], MARKET: [5, 6]})
+    _sell_and_protect(g, slsf, [1, 0], 30)
+    assert _held(slsf, MARKET) == ["SLSF_5", "SLSF_6", "SLSF_2", "SLSF_3"]
