@@ -84,7 +84,8 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     Holdings are compared as `counted` (as on the site). `previous` (the president before the
     move) keeps it while no player counts more. Otherwise the player counting the most and
     holding at least the president's certificate's percent takes it (on a tie the first
-    clockwise from `previous`): he hands over as many certificates as the president's
+    clockwise from `previous`; if none of those counting the most holds that much, the
+    presidency stays, as on the site): he hands over as many certificates as the president's
     certificate counts shares (20% = 2), chosen by `pick` (default: the first he acquired), to
     `previous` if `previous` still holds at least the president's certificate's percent, else
     to the market; they go to the end of the receiver's list. What the exchange changes in a
@@ -117,10 +118,11 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
     elif best > 0 and not (previous in held and held[previous] == best):
         start = players.index(previous) if previous in players else len(players) - 1
         order = players[start + 1 :] + players[: start + 1]
-        # eligible: holding (or, where a protection left him counting more, counting) at
-        # least the certificate's percent
-        new = next((p for p in order if held[p] == best and max(percent(corp, p), counted(corp, p))
-                    + (kept if p == seller else 0) >= pres_cert.percent), None)
+        # eligible: holding at least the certificate's percent (as on the site, counting it
+        # where a protection left him counting more is not enough); none eligible among those
+        # counting the most: the presidency stays
+        new = next((p for p in order if held[p] == best
+                    and percent(corp, p) + (kept if p == seller else 0) >= pres_cert.percent), None)
         if new is not None and new != current and corp.president_apart is not None:
             # a president who does not hold the certificate has none to hand over: as on the
             # site, the presidency passes and no certificate moves

@@ -103,6 +103,15 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     before = shares.president(corp)
     certs = [c for sid in sale.certs for c in corp.certs if c.id == sid]
     source = certs[0].owner
+    # a part of the president's certificate sold (not all of it) is taken back as the first
+    # ordinary shares of the market's list besides the sale's (as many as that part counts
+    # shares), which the protector then gives back to the market: as on the site, they end its
+    # list (seed 25; the whole certificate sold moves none, seed 8)
+    unit = shares.share_percent(corp)
+    part = sale.pct - sum(c.percent for c in certs if not c.president)
+    whole = shares.president_cert(corp).percent
+    extra = ([c for c in shares.certs_of(corp, MARKET) if not c.president and c not in certs][: part // unit]
+             if source == MARKET and 0 < part < whole else [])
     counts = {p: shares.counted(corp, p) for p in players}
     counts[pid] += sale.pct
     if source in counts:
@@ -124,6 +133,10 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     _recount(corp, players, counts)
     shares.update_presidency(corp, players, before, game.title.presidency_swap_pick)
     _recount(corp, players, counts)
+    for c in extra:
+        if c.owner == MARKET:  # to the end of the market's list
+            corp.cert_moves += 1
+            c.seq = corp.cert_moves
 
 
 def _recount(corp: Corporation, players: list[str], counts: dict[str, int]) -> None:

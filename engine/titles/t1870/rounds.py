@@ -308,14 +308,23 @@ class StockRound1870(StockRound):
             # a holder who was not president, Corporation.president_apart)
             return f"{corp.id} may not redeem while the market holds its president's certificate."
         if not shares.certs_of(corp, MARKET):
+            # as on the site: from the players, each holder's first ordinary share is offered
+            # (the president's own only if his holding is not the largest other); a holder
+            # with none to offer - the president with only his certificate, the certificate's
+            # holder who is not president (Corporation.president_apart), a player counting a
+            # holding but holding no certificate (a protection's count gap, shares.counted) -
+            # leaves no redemption possible at all
             own = shares.percent(corp, pid)
             top_other = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
-            ordinary = any(not c.president for c in shares.certs_of(corp, pid))
-            if own != top_other and not ordinary:
-                # as on the site: with none in the market, a president holding only his
-                # president's certificate (and more than any other) leaves no redemption possible
-                return (f"{corp.id} may not redeem a share from its players while its president "
-                        "holds only the president's certificate and the largest holding.")
+            for p in st.players:
+                if p.id == pid and own == top_other:
+                    continue
+                if not (shares.counted(corp, p.id) > 0 or shares.percent(corp, p.id) > 0):
+                    continue
+                if not any(not c.president for c in shares.certs_of(corp, p.id)):
+                    who = "its president" if p.id == pid else p.name
+                    return (f"{corp.id} may not redeem a share from its players while {who} holds or "
+                            "counts a holding of it but has no ordinary share of it.")
         return None
 
     def _redeem(self, pid: str, corp: Corporation, action: Any) -> None:

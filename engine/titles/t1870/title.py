@@ -193,11 +193,12 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
     def sold_out(self, corp: Corporation) -> bool:
         """No certificate in the offering or the market; or, while a protection that took the
         president's certificate back has left the players counting other than they hold
-        (shares.counted), as on the site: the players' counted holdings make 100%, wherever
-        the certificates are."""
+        (shares.counted), as on the site: the players' counted holdings plus the redeemed
+        shares in its treasury make exactly 100%, wherever the other certificates are."""
         if sum(corp.uncounted.values()):
-            return sum(shares.counted(corp, p) for p in {str(c.owner) for c in corp.certs} | set(corp.uncounted)
-                       if p not in (IPO, MARKET, corp.id)) == 100
+            players = ({str(c.owner) for c in corp.certs} | set(corp.uncounted)) - {IPO, MARKET, corp.id}
+            return (sum(shares.counted(corp, p) for p in players)
+                    + shares.percent(corp, corp.id)) == 100
         return all(c.owner not in (IPO, MARKET) for c in corp.certs)
 
     def player_value(self, game: Game, player: Player) -> int:
