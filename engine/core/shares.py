@@ -123,7 +123,11 @@ def update_presidency(corp: Corporation, players: list[str], previous: str | Non
         # counting the most: the presidency stays
         new = next((p for p in order if held[p] == best
                     and percent(corp, p) + (kept if p == seller else 0) >= pres_cert.percent), None)
-        if new is not None and new != current and corp.president_apart is not None:
+        if new is None and previous in held and pres_cert.owner == MARKET:
+            # the president sold the certificate and no one counting more may take it: he stays
+            # president without it, as on the site
+            corp.president_apart = result = previous
+        elif new is not None and new != current and corp.president_apart is not None:
             # a president who does not hold the certificate has none to hand over: as on the
             # site, the presidency passes and no certificate moves
             corp.president_apart = None if new == pres_cert.owner else new

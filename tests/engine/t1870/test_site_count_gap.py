@@ -157,3 +157,18 @@ def test_the_whole_certificate_sold_moves_no_market_share_to_the_end_of_its_list
     g, slsf = _position({"4395": [0, 1], "18843": [2, 3, 4], MARKET: [5, 6]})
     _sell_and_protect(g, slsf, [1, 0], 30)
     assert _held(slsf, MARKET) == ["SLSF_5", "SLSF_6", "SLSF_2", "SLSF_3"]
+
+
+def test_the_seller_of_the_certificate_stays_president_when_no_one_counting_more_holds_20() -> None:
+    """Seeds 95 (1462) and 33 (1460): the president 4395 holds the certificate and a share (30%)
+    and counts 40%; 18843 holds one share and counts 30%. 4395 sells both (30%): he counts 10%,
+    18843 counts the most but holds less than the certificate's 20%, so the presidency does
+    not pass, as on the site: 4395 stays president without the certificate, which is in the
+    market (Corporation.president_apart)."""
+    g, slsf = _position({"4395": [0, 1], "18843": [3], "9263": [4, 5], "7438": [2]})
+    slsf.uncounted.update({"4395": -10, "18843": -20})
+    sell_certs(g, slsf, "4395", [slsf.certs[1], slsf.certs[0]], 30)
+    assert shares.counted(slsf, "4395") == 10 and shares.percent(slsf, "4395") == 0
+    assert shares.counted(slsf, "18843") == 30 and shares.percent(slsf, "18843") == 10
+    assert shares.president_cert(slsf).owner == MARKET
+    assert shares.president(slsf) == "4395" and slsf.president_apart == "4395"
