@@ -312,14 +312,14 @@ class StockRound1870(StockRound):
             # (the president's own only if his holding is not the largest other); a holder
             # with none to offer - the president with only his certificate, the certificate's
             # holder who is not president (Corporation.president_apart), a player counting a
-            # holding but holding no certificate (a protection's count gap, shares.counted) -
+            # holding (or below zero) but holding no certificate (a count gap, shares.counted) -
             # leaves no redemption possible at all
             own = shares.percent(corp, pid)
             top_other = max((shares.percent(corp, p.id) for p in st.players if p.id != pid), default=0)
             for p in st.players:
                 if p.id == pid and own == top_other:
                     continue
-                if not (shares.counted(corp, p.id) > 0 or shares.percent(corp, p.id) > 0):
+                if not (shares.counted(corp, p.id) != 0 or shares.percent(corp, p.id) > 0):
                     continue
                 if not any(not c.president for c in shares.certs_of(corp, p.id)):
                     who = "its president" if p.id == pid else p.name

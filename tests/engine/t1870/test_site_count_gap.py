@@ -172,3 +172,17 @@ def test_the_seller_of_the_certificate_stays_president_when_no_one_counting_more
     assert shares.counted(slsf, "18843") == 30 and shares.percent(slsf, "18843") == 10
     assert shares.president_cert(slsf).owner == MARKET
     assert shares.president(slsf) == "4395" and slsf.president_apart == "4395"
+
+
+def test_no_redemption_from_players_while_a_player_counts_below_zero_and_holds_none() -> None:
+    """Seed 19 (1678): 1003 holds no ATSF certificate and counts -10% (a presidency exchange
+    handed him less than it took); nothing in the market: the site refuses ATSF's redemption
+    of a share of its players ("A share bundle must contain at least one share")."""
+    g, slsf = _redeem_position()
+    shares.move(slsf, slsf.certs[8], "18843")  # every player counting a holding holds one
+    assert _redemptions(g)
+    for n in (1, 2):
+        shares.move(slsf, slsf.certs[n], "9263")
+    slsf.uncounted["7438"] = 10
+    assert shares.counted(slsf, "7438") == -10 and _held(slsf, "7438") == []
+    assert _redemptions(g) == []
