@@ -28,9 +28,14 @@ def move(corp: Corporation, cert: Cert, owner: str) -> None:
     A move between the offering and the corporation's own treasury (1870 reissue) is no move on
     the site: both are the corporation's list, and the certificate keeps its place there."""
     if _place(corp, cert.owner) != _place(corp, owner):
-        corp.cert_moves += 1
-        cert.seq = corp.cert_moves
+        to_list_end(corp, cert)
     cert.owner = owner
+
+
+def to_list_end(corp: Corporation, cert: Cert) -> None:
+    """Put `cert` last in its holder's list (certs_of's acquisition order)."""
+    corp.cert_moves += 1
+    cert.seq = corp.cert_moves
 
 
 def certs_of(corp: Corporation, owner: str) -> list[Cert]:

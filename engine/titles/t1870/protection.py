@@ -135,8 +135,7 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     _recount(corp, players, counts)
     for c in extra:
         if c.owner == MARKET:  # to the end of the market's list
-            corp.cert_moves += 1
-            c.seq = corp.cert_moves
+            shares.to_list_end(corp, c)
 
 
 def _recount(corp: Corporation, players: list[str], counts: dict[str, int]) -> None:
