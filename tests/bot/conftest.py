@@ -227,15 +227,28 @@ def pg_server() -> Iterator[PgServer]:
         server.stop()
 
 
+# Modules whose PostgreSQL runs stay in the default run: those exercising the store beyond a
+# move's append and read (undo and redo, import and export, restarts, clocks and reminders,
+# shards, workers, copies). The other end-to-end modules run on PostgreSQL with `-m slow`.
+PG_DEFAULT_MODULES = frozenset({
+    "test_e2e_undo_io", "test_e2e_reminders", "test_e2e_clocks", "test_e2e_lifecycle",
+    "test_store_and_main", "test_shared_db", "test_sharding", "test_workers", "test_store_copy",
+    "test_batch",
+})
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A whole game played as slash commands (`@pytest.mark.whole_game`) runs on SQLite in the
-    default run and on PostgreSQL only with `-m slow`: the store's own tests and the shorter
-    end-to-end tests cover PostgreSQL in the default run, and the long games doubled its time."""
+    default run and on PostgreSQL only with `-m slow`; so do the end-to-end tests of modules
+    not in PG_DEFAULT_MODULES: the store's own tests and the store-heavy end-to-end modules
+    cover PostgreSQL in the default run, and the rest doubled its time."""
     for item in items:
         callspec = getattr(item, "callspec", None)
-        if item.get_closest_marker("whole_game") and callspec is not None \
-                and callspec.params.get("database") == "postgres":
+        if callspec is None or callspec.params.get("database") != "postgres":
+            continue
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
+        if item.get_closest_marker("whole_game") or module not in PG_DEFAULT_MODULES:
             item.add_marker(pytest.mark.slow)
 
 

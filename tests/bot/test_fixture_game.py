@@ -26,7 +26,10 @@ def _pngs(env: Env) -> list[bytes]:
 
 
 @pytest.mark.whole_game
-@pytest.mark.parametrize("fixture", ["14375.json", pytest.param("17510.json", marks=pytest.mark.slow)])
+# slow (about 25 s each): the default run plays the short 1870 game whole (test_titles.py) and
+# 18MS recorded moves in test_e2e_story.py and test_mail_mixed.py
+@pytest.mark.parametrize("fixture", [pytest.param("14375.json", marks=pytest.mark.slow),
+                                     pytest.param("17510.json", marks=pytest.mark.slow)])
 async def test_recorded_game_as_slash_commands(env: Env, fixture: str) -> None:
     data = json.loads((GAMES / fixture).read_text())
     log = effective_log(data)

@@ -84,7 +84,9 @@ def test_the_kept_board_is_the_fresh_board_before_every_action(key: str) -> None
     assert checked["n"] > 0
 
 
-@pytest.mark.parametrize("key", ["1870/1870_game_end_bank.json", "18MEX/18MEX_game_end_stock_market.json"])
+@pytest.mark.parametrize("key", [pytest.param("1870/1870_game_end_bank.json", marks=pytest.mark.slow),  # ~12 s
+                                 "1870/34110.json",
+                                 "18MEX/18MEX_game_end_stock_market.json"])
 def test_a_walk_bounded_late_gives_the_answers_of_one_bounded_first(
         key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reach walk reckons its closure after as many steps as the graph has paths; with the
