@@ -32,9 +32,15 @@ def main(argv: list[str] | None = None) -> int:
     ro.add_argument("path")
     ro.add_argument("--json", action="store_true")
     rn = sub.add_parser("random", help="play a game of random legal moves and export it")
-    rn.add_argument("title")
+    rn.add_argument("title", help="the title (with --from: must be the file's)")
     rn.add_argument("--seed", type=int, required=True)
-    rn.add_argument("--players", type=int, required=True)
+    rn.add_argument("--players", type=int, default=0,
+                    help="player count (required unless --from)")
+    rn.add_argument("--from", dest="start", metavar="EXPORT",
+                    help="go on from a position of this 18xx.games export (its players, options"
+                         " and log up to --at) instead of a new game")
+    rn.add_argument("--at", type=int, default=None,
+                    help="with --from: the export's last action id kept (default: all)")
     rn.add_argument("--option", action="append", default=[])
     rn.add_argument("--max-actions", type=int, default=20000)
     rn.add_argument("--style", choices=("default", "steady"), default="default",
@@ -49,9 +55,24 @@ def main(argv: list[str] | None = None) -> int:
         from engine.randomplay import random_game
 
         try:
-            game = random_game(args.title, seed=args.seed, players=args.players,
-                               options=args.option, max_actions=args.max_actions,
+            if args.start:
+                from engine.io.export18xx import import_game
+                from engine.randomplay import play_on
+
+                game = import_game(json.loads(Path(args.start).read_text(encoding="utf-8")),
+                                   upto=args.at)
+                if game.title_name != args.title:
+                    print(f"error: {args.start} is a {game.title_name} game", file=sys.stderr)
+                    return 2
+                game = play_on(game, seed=args.seed, max_actions=args.max_actions,
                                style=args.style, programs=args.programs)
+            elif args.players < 1:
+                print("error: --players is required for a new game", file=sys.stderr)
+                return 2
+            else:
+                game = random_game(args.title, seed=args.seed, players=args.players,
+                                   options=args.option, max_actions=args.max_actions,
+                                   style=args.style, programs=args.programs)
         except EngineError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2

@@ -132,10 +132,21 @@ def random_game(title: str, *, seed: int, players: int, options: Iterable[str] =
     """Play a new game by random legal moves until it ends or `max_actions` are logged.
     `programs`: the chance, before each move in a stock round, that a player gives a standing
     order (auto-pass, auto-buy, cancel); 0 gives none (and the same games as before)."""
-    rng = random.Random(seed)
     ids = [(str(1000 + i), f"Player {i}") for i in range(1, players + 1)]
     game = Game(title, ids, list(options))
     game.raw_player_ids = {pid: int(pid) for pid, _ in ids}
+    return play_on(game, seed=seed, max_actions=max_actions, undo=undo, style=style,
+                   programs=programs)
+
+
+def play_on(game: Game, *, seed: int, max_actions: int = 20000, undo: bool = True,
+            style: str = "default", programs: float = 0.0) -> Game:
+    """Go on with `game` (new, or loaded from a log) by random legal moves until it ends or
+    `max_actions` are logged: the loop of `random_game`, so a real game's position can be
+    played on from (`python -m engine random --from`)."""
+    rng = random.Random(seed)
+    title = game.title_name
+    ids = list(game.players)
     while not game.finished and len(game.log) < max_actions:
         last = game.log[-1].type if game.log else None
         acting = game.acting_players()

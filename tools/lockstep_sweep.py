@@ -2,10 +2,15 @@
 
     python tools/lockstep_sweep.py TITLE [TITLE...] --seeds 1-100 [--players 3,4,5] [--option O]...
         [--options-cycle] [--jobs 2] [--out DIR] [--strict] [--json] [--style steady]
+        [--from-fixtures]
 
 For each title and seed: `python -m engine random TITLE --seed S --players K` (the player count
 and option set are a function of the seed alone, see `game_for_seed`), then `../shared/referee/lockstep.py`
-on the export. Prints one line per game and a table per title (games, moves, agree). Needs Ruby
+on the export. `--from-fixtures`: each seed instead goes on by random moves from a position of one
+of the title's real games in ../shared/fixtures (`engine random --from FILE --at ID`; the game
+and the cut are a function of the seed alone, see `fixture_cut_for_seed`), so the sweep meets
+the positions people reach as well as random ones. Prints one line per game and a table per
+title (games, moves, agree). Needs Ruby
 and ../shared/referee (a development tool: nothing of the project's tests depends on it).
 """
 
@@ -52,6 +57,16 @@ def game_for_seed(seed: int, counts: list[int], sets: list[list[str]]) -> tuple[
     return counts[seed % len(counts)], sets[(seed // len(counts)) % len(sets)]
 
 
+def fixture_cut_for_seed(seed: int, title: str) -> tuple[Path, int]:
+    """The real game and the last action id kept that seed `seed` goes on from: the games in
+    turn, the cuts spread over each game's log (golden-ratio steps, never the very start)."""
+    games = sorted((ROOT.parent / "shared" / "fixtures" / title).glob("*.json"))
+    path = games[seed % len(games)]
+    ids = [a["id"] for a in json.loads(path.read_text())["actions"]]
+    frac = 0.05 + 0.9 * (((seed // len(games)) * 0.6180339887) % 1.0)
+    return path, ids[int(frac * (len(ids) - 1))]
+
+
 def known_options(title: str) -> set[str]:
     sys.path.insert(0, str(ROOT))
     from engine.core.data import load_title_data
@@ -60,15 +75,24 @@ def known_options(title: str) -> set[str]:
 
 
 def one(title: str, seed: int, players: int, options: list[str], out: Path, strict: bool,
-        max_actions: int, style: str = "default") -> dict[str, Any]:
+        max_actions: int, style: str = "default", start: tuple[Path, int] | None = None
+        ) -> dict[str, Any]:
     tag = "" if style == "default" else f"-{style}"
-    path = out / f"{title}-s{seed}-p{players}{''.join('-' + o for o in options)}{tag}.json"
-    cmd = [sys.executable, "-m", "engine", "random", title, "--seed", str(seed), "--players",
-           str(players), "--max-actions", str(max_actions), "--style", style, "--out", str(path)]
+    if start is not None:
+        path = out / f"{title}-s{seed}-from-{start[0].stem}-{start[1]}{tag}.json"
+        cmd = [sys.executable, "-m", "engine", "random", title, "--seed", str(seed), "--from",
+               str(start[0]), "--at", str(start[1]), "--max-actions", str(max_actions),
+               "--style", style, "--out", str(path)]
+    else:
+        path = out / f"{title}-s{seed}-p{players}{''.join('-' + o for o in options)}{tag}.json"
+        cmd = [sys.executable, "-m", "engine", "random", title, "--seed", str(seed), "--players",
+               str(players), "--max-actions", str(max_actions), "--style", style, "--out",
+               str(path)]
     for o in options:
         cmd += ["--option", o]
     gen = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
-    base = {"title": title, "seed": seed, "players": players, "options": options, "file": str(path)}
+    base = {"title": title, "seed": seed, "players": players, "options": options, "file": str(path),
+            "from": f"{start[0].stem}@{start[1]}" if start else None}
     if gen.returncode != 0:
         return {**base, "verdict": "generate-failed", "detail": (gen.stderr or gen.stdout)[-600:],
                 "moves": 0}
@@ -100,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--style", choices=("default", "steady"), default="default",
                     help="random play's move weights (engine random --style)")
+    ap.add_argument("--from-fixtures", action="store_true",
+                    help="go on from positions of the title's real games (fixture_cut_for_seed)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -110,19 +136,25 @@ def main(argv: list[str] | None = None) -> int:
         sets = [args.option] if args.option is not None else [
             [o for o in s if o in known] for s in OPTIONS[title]]
         for seed in parse_seeds(args.seeds):
+            if args.from_fixtures:
+                path, cut = fixture_cut_for_seed(seed, title)
+                data = json.loads(path.read_text())
+                jobs.append((title, seed, len(data["players"]), [], (path, cut)))
+                continue
             players, options = game_for_seed(seed, counts, sets)
-            jobs.append((title, seed, players, options))
+            jobs.append((title, seed, players, options, None))
     results: list[dict[str, Any]] = []
     with ThreadPoolExecutor(args.jobs) as pool:
         futs = [pool.submit(one, t, s, p, o, out, args.strict, args.max_actions,
-                            args.style) for t, s, p, o in jobs]
+                            args.style, start) for t, s, p, o, start in jobs]
         for f in futs:
             r = f.result()
             results.append(r)
             if args.json:
                 print(json.dumps(r), flush=True)
             else:
-                print(f"{r['title']} seed {r['seed']} p{r['players']} {r['options']}: {r['moves']} moves: "
+                print(f"{r['title']} seed {r['seed']} p{r['players']} {r['from'] or r['options']}: "
+                      f"{r['moves']} moves: "
                       f"{r['verdict']} {r.get('at') or ''} {r['detail'][:300]}", flush=True)
     table: dict[str, Counter[str]] = defaultdict(Counter)
     for r in results:

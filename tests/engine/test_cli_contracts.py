@@ -95,3 +95,39 @@ def test_two_redos_in_a_row_after_two_undos() -> None:
     g.apply(candidate_actions(g)[-1])
     with pytest.raises(EngineError, match="nothing to redo"):
         g.apply({"type": "redo", "entity": "a", "entity_type": "player"})
+
+
+def test_random_cli_goes_on_from_a_real_games_position(tmp_path: Path) -> None:
+    """`engine random --from EXPORT --at ID`: the export's players, options and log up to ID
+    are kept as they were, then random legal moves follow; the same seed gives the same game,
+    and the written export replays to the end."""
+    from tests.engine._helpers import need_shared
+
+    src = need_shared() / "fixtures" / "18MS" / "14375.json"
+    data = json.loads(src.read_text())
+    kept = [a for a in data["actions"] if a["id"] <= 120]
+
+    def run(seed: int) -> dict[str, object]:
+        out = tmp_path / f"g{seed}.json"
+        subprocess.run([sys.executable, "-m", "engine", "random", "18MS", "--from", str(src),
+                        "--at", "120", "--seed", str(seed), "--max-actions", "220",
+                        "--out", str(out)], cwd=ROOT, check=True, capture_output=True, text=True)
+        loaded: dict[str, object] = json.loads(out.read_text())
+        return loaded
+
+    a, b, c = run(1), run(1), run(2)
+    assert a == b and a["actions"] != c["actions"]
+    assert [p["id"] for p in a["players"]] == [p["id"] for p in data["players"]]  # type: ignore[index, union-attr]
+    acts = a["actions"]
+    assert isinstance(acts, list) and len(acts) == 220
+    for mine, real in zip(acts, kept, strict=False):
+        assert (mine["type"], mine.get("entity")) == (real["type"], real.get("entity"))
+    states = subprocess.run([sys.executable, "-m", "engine", "replay", str(tmp_path / "g1.json"),
+                             "--states"], cwd=ROOT, check=True, capture_output=True,
+                            text=True).stdout
+    assert len([x for x in states.splitlines() if '"rejected"' in x]) == 0
+    # a title other than the file's is refused
+    bad = subprocess.run([sys.executable, "-m", "engine", "random", "1870", "--from", str(src),
+                          "--seed", "1", "--out", str(tmp_path / "x.json")], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "18MS game" in bad.stderr
