@@ -24,7 +24,7 @@ Every game re-plays the moves in effect of the 18MS game ../shared/fixtures/18MS
 
 `--import-undos N`: during the moves, one player imports a game of N undo/redo pairs.
 `--profile FILE`: py-spy samples the bot's process (threads and GIL) into FILE (speedscope
-or flamegraph by its extension) while the moves run.
+for .json, collapsed stacks for .txt, else a flamegraph) while the moves run.
 
 Reported: first reply (the answer a player reads, with the ping) p50/p95/max; missed
 deadlines (no callback of any kind within Discord's 3 s); images (edited into the reply)
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import gc
 import json
 import multiprocessing as mp
@@ -76,7 +77,12 @@ def bot_process(port: int, database: str, processes: int | None, threads: int,
                 conn: Connection) -> None:
     """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
     bench's control messages on `conn`."""
-    asyncio.run(_bot_main(port, database, processes, threads, conn))
+    if os.environ.get("BENCH_LOOP") == "asyncio":  # an experiment: asyncio's own loop
+        asyncio.run(_bot_main(port, database, processes, threads, conn))
+        return
+    from bot.app import run_loop
+
+    run_loop(_bot_main(port, database, processes, threads, conn))  # as python -m bot
 
 
 class GcWatch:
@@ -119,6 +125,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
         gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
     config = Config(database=Path(database), guild_ready_timeout=0.05,
                     render_processes=processes, engine_threads=threads)
+    if os.environ.get("BENCH_NICE"):  # the render workers' niceness (default: the config's)
+        config = dataclasses.replace(config, render_nice=int(os.environ["BENCH_NICE"]))
     store = await Store.open(config.database)
     service = Service.from_config(store, config)
     bot = RailBot(config, service)
@@ -344,7 +352,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 spy = subprocess.Popen(
                     ["py-spy", "record", "--pid", str(bot.proc.pid), "--threads", "--gil",
                      "--rate", "100", "--nonblocking", "-o", args.profile,
-                     *(["--format", "speedscope"] if args.profile.endswith(".json") else [])],
+                     *(["--format", "speedscope"] if args.profile.endswith(".json") else
+                       ["--format", "raw"] if args.profile.endswith(".txt") else [])],
                     stdout=subprocess.DEVNULL)
             importer = None
             if args.import_undos:

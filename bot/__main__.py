@@ -54,9 +54,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.local:
             print(NO_TOKEN, file=sys.stderr)
         return asyncio.run(run_local(config))
-    from bot.app import run_discord
+    from bot.app import run_discord, run_loop
 
-    asyncio.run(run_discord(config, token))
+    run_loop(run_discord(config, token))
     return 0
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -92,6 +94,28 @@ COLLECTOR_THRESHOLDS = (50_000, 20, 20)
 
 def tune_collector() -> None:
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
+
+
+R = TypeVar("R")
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """The bot's event loop: uvloop's where it is installed (a dependency on Linux and macOS),
+    else asyncio's own. The loop's own work (ready callbacks, sockets, the engine threads'
+    results coming back) was about a fifth of the bot process's CPU under 200 games moving
+    at once on asyncio's loop (bench/README.md, issue 13)."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+def run_loop(main: Coroutine[Any, Any, R]) -> R:
+    """asyncio.run on the bot's event loop (`loop_factory`)."""
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        return runner.run(main)
 
 
 async def open_service(config: Config) -> Service:

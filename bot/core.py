@@ -91,12 +91,13 @@ class ServiceCore:
         import_seconds: float = 60.0,
         engine_threads: int = 8,
         render_processes: int | None = 0,
+        render_nice: int = 0,
     ) -> None:
         self.store = store
         self.engine: EnginePort = engine or RealEngine()
         self.renderer: Renderer = renderer or RealRenderer()
         self.render_images = render_images
-        self.images = ImageDesk(self.renderer, render_processes)
+        self.images = ImageDesk(self.renderer, render_processes, nice=render_nice)
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self.cache_bytes = cache_bytes
         self.import_seconds = import_seconds

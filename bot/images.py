@@ -42,10 +42,16 @@ def _draw(renderer: Renderer, kind: str, view: GameView,
     return renderer.render(kind, view)
 
 
-def _warm(renderer: Renderer) -> None:
-    """A render worker's start: the renderer's warm-up, if it has one (RealRenderer: each
+def _warm(renderer: Renderer, nice: int = 0) -> None:
+    """A render worker's start: its priority lowered by `nice` (the bot's replies come first
+    when both want the cores), then the renderer's warm-up, if it has one (RealRenderer: each
     title's start board drawn once, so that the first image a player waits for does not pay
     for the process's fonts, memory and plugins; bench/README.md, "Rendering")."""
+    if nice > 0 and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:
+            log.warning("could not lower the render worker's priority")
     warm = getattr(renderer, "warm", None)
     if callable(warm):
         warm()
@@ -64,8 +70,9 @@ class _GameImages:
 
 class ImageDesk:
     def __init__(self, renderer: Renderer, workers: int | None = None,
-                 games_kept: int = 500) -> None:
+                 games_kept: int = 500, nice: int = 0) -> None:
         self.renderer = renderer
+        self.nice = nice  # the worker processes' niceness (os.nice) over the bot's
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         self._slots = asyncio.Semaphore(max(1, self.workers))
         self._pool: Executor | None = None
@@ -100,7 +107,7 @@ class ImageDesk:
             if self.workers > 0:
                 # spawn: the bot's threads and event loop are not forked into the workers
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                                 initializer=_warm, initargs=(self.renderer,))
+                                                 initializer=_warm, initargs=(self.renderer, self.nice))
             else:
                 self._pool = ThreadPoolExecutor(2, thread_name_prefix="render")
         return self._pool

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bot import consent, moves, naming, ports, story, summary
@@ -43,15 +44,16 @@ class ServicePlay(ServiceCore):
                 raise BotError(f"This answers the position after move {at_position}; the game "
                                f"has moved on (move {len(live.records)}): answer the latest "
                                "mail.")
-            # can take a while: off the loop
-            legal, turn = await self.run_engine(self._legal_turn, live.game)
+            # can take a while: off the loop; the legal answer with names (a player may type a
+            # place or a company's name) in the same hop when it is the player's turn
+            legal, turn, named = await self.run_engine(self._legal_named, live.game,
+                                                       player_engine_id)
             acting = turn.acting
-            if player_engine_id not in acting:
+            if named is None:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
                 raise BotError(f"It is not your turn: waiting for {names}.")
-            # the legal answer with names: a player may type a place or a company's name
             try:
-                action = build(await self.run_engine(naming.named, live.game, legal))
+                action = build(named)
             except moves.NeedsRotation as need:  # the rotations that fit, numbered
                 return await self._rotations(live, need)
             action.setdefault("entity", legal.entity)
@@ -76,6 +78,13 @@ class ServicePlay(ServiceCore):
             reply, draw = await self._apply(live, who, action, interaction_id)
         self._draw(reply, draw)
         return reply
+
+    @classmethod
+    def _legal_named(cls, game: Game, player: str) -> tuple[Legal, Turn, Named | None]:
+        """On an engine thread: the legal answer, whose turn it is, and the answer with names
+        if `player` acts now (else None)."""
+        legal, turn = cls._legal_turn(game)
+        return legal, turn, (naming.named(game, legal) if player in turn.acting else None)
 
     async def _rotations(self, live: Live, need: moves.NeedsRotation) -> Reply:
         """The tile on the hex in each rotation that fits, numbered, to the player alone."""
@@ -130,12 +139,15 @@ class ServicePlay(ServiceCore):
         try:
             # the engine works on its threads (the caller holds the game's lock): the event
             # loop keeps serving other games meanwhile
+            # one hop: the move, what it said and what follows (stored below; a move the store
+            # refuses drops the game from the cache, so nothing worked out here is kept)
             known = live.view if live.view_at == len(live.records) else None
-            stored, before = await self.run_engine(self._engine_apply, game, action, agreed,
-                                                   known)
+            done = await self.run_engine(self._engine_move, game, action, agreed, known,
+                                         story.player_names(live.record),
+                                         (live.record.id, len(live.records)))
         except EngineError as err:
             raise BotError(str(err)) from err
-        dumped = dump_action(stored)
+        dumped = done.dumped
         seq = len(live.records) + 1
         uid = user_id if user_id is not None else (who.user_id if who else None)
         try:
@@ -148,26 +160,23 @@ class ServicePlay(ServiceCore):
                 finished=bool(game.finished),
             )
         except DuplicateInteraction:
+            story.forget(live.record.id, seq, game)
             self.evict(live.record.id)  # the engine moved but the store did not: reload
             return Reply("This command was already handled.", ephemeral=True), Draw(None, ())
         except SeqTaken:  # another process stored a move first: this one was not stored
+            story.forget(live.record.id, seq, game)
             self.evict(live.record.id)
             return Reply("Another move was stored at the same moment; yours was not. Look at "
                          "the game and try again.", ephemeral=True), Draw(None, ())
         except BaseException:
+            story.forget(live.record.id, seq, game)
             self.evict(live.record.id)
             raise
         live.records.append(ActionRecord(seq, dumped, interaction_id, uid, ""))
         self._grew(live)
         actor = who.name if who else "Someone"
         entity = str(action.get("entity")) if action.get("entity_type") != "player" else None
-        try:  # the move in words and what followed from it (bot/story.py)
-            phrase, said = await self.run_engine(story.told, game, dumped,
-                                                 story.player_names(live.record),
-                                                 (live.record.id, len(live.records) - 1))
-        except Exception:
-            log.exception("game %s: the move's events could not be said", live.record.id)
-            phrase, said = None, []
+        phrase, said = done.told if done.told is not None else (None, [])
         reply = Reply(story.reply_text(summary.line(actor, entity, dumped, phrase), said))
         if dumped.get("type") == "run_routes" and dumped.get("routes") and self.render_images:
             try:  # the run drawn: each train's route in its colour (render/routes.py)
@@ -179,7 +188,9 @@ class ServicePlay(ServiceCore):
                 reply.attachments.append(Attachment("routes.png", png))
         # the move is stored: from here on, a failure must not hide that it was made
         try:
-            after, kinds, turn = await self.run_engine(self._engine_after, game, before)
+            if done.after is None:
+                raise done.failed or RuntimeError("no view after the move")
+            after, kinds, turn = done.after
             live.view, live.view_at = after, len(live.records)
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
@@ -198,6 +209,27 @@ class ServicePlay(ServiceCore):
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
             return reply, Draw(None, ())
         return reply, Draw(after, kinds, live.record.id, len(live.records))
+
+    def _engine_move(self, game: Game, action: dict[str, Any], agreed: bool,
+                     known: GameView | None, shown: dict[str, str],
+                     story_key: tuple[int, int]) -> _Moved:
+        """On an engine thread, one hop for a move: the move (or its refusal: EngineError),
+        then the move in words and what followed from it (bot/story.py), then the view after
+        it, the images that changed and who acts next. A failure after the move is kept in
+        the answer (the move stands: the caller stores it, then reports the failure as
+        before)."""
+        stored, before = self._engine_apply(game, action, agreed, known)
+        dumped = dump_action(stored)
+        out = _Moved(dumped)
+        try:  # story_key: the game and the log's length before this move
+            out.told = story.told(game, dumped, shown, story_key)
+        except Exception:
+            log.exception("game %s: the move's events could not be said", story_key[0])
+        try:
+            out.after = self._engine_after(game, before)
+        except Exception as err:
+            out.failed = err
+        return out
 
     @staticmethod
     def _engine_apply(game: Game, action: dict[str, Any], agreed: bool,
@@ -228,6 +260,16 @@ class ServicePlay(ServiceCore):
         if (before.acting, before.round) != (after.acting, after.round):
             kinds.append("card")
         return tuple(kinds)
+
+
+@dataclass(slots=True)
+class _Moved:
+    """What `_engine_move` worked out on the engine thread."""
+
+    dumped: dict[str, Any]
+    told: tuple[str | None, list[str]] | None = None
+    after: tuple[GameView, tuple[str, ...], Turn] | None = None
+    failed: Exception | None = None
 
 
 def _draw_rotations(game: Game, need: moves.NeedsRotation) -> bytes:

@@ -86,6 +86,12 @@ def _grow(cached: tuple[int, int], game: Game, action: dict[str, Any],
     _stories[(game_id, before + 1, id(game))] = hit
 
 
+def forget(game_id: int, length: int, game: Game) -> None:
+    """The story grown by a move the store then refused (`told` runs before the move is
+    stored): dropped, so that it is told again from the stored log when asked."""
+    _stories.pop((game_id, length, id(game)), None)
+
+
 def _story(game: Game, key: tuple[int, int, int]) -> Story:
     """On an engine thread: (the first round's name, events by action id) of the whole log."""
     hit = _stories.get(key)
