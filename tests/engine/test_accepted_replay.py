@@ -117,3 +117,29 @@ def test_a_refused_action_in_a_checked_load_leaves_checking_on() -> None:
     with pytest.raises(EngineError):
         game.load_log(bad)
     assert game.checking
+
+
+@pytest.mark.parametrize("key", ["1870/34110.json", "18MEX/17849.json", "18MS/14375.json",
+                                 pytest.param("1870/1870_game_end_bank.json", marks=pytest.mark.slow)])
+def test_the_token_steps_walk_answers_as_the_whole_reach(key: str) -> None:
+    """has_token_target (a walk until a city that takes a token is reached) gives
+    bool(token_targets) (the whole reach, every city asked) for every corporation at every
+    position of the fixture."""
+    from engine.routes.reach import forget_boards
+
+    asked = [0]
+
+    def before(g: Game, _act: Any) -> None:
+        if g.round.kind != "operating" or g.finished:
+            return
+        t = g.title
+        for corp in g.state.corporations.values():
+            if corp.closed or not corp.floated:
+                continue
+            forget_boards()
+            walked = t.has_token_target(g, corp)
+            assert walked == bool(t.token_targets(g, corp)), (corp.id, _act.id)
+            asked[0] += 1
+
+    import_game(load_fixture(key), before=before)
+    assert asked[0] > 100
