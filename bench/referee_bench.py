@@ -1,18 +1,28 @@
 """Replay speed beside the 18xx.games engine (../shared/referee), same files, one run.
 
-    python bench/referee_bench.py [-n 7] [FIXTURE ...]     (FIXTURE: e.g. 1870/34110.json)
+    python bench/referee_bench.py [-n 7] [--cpu] [--fresh] [--strict] [FIXTURE ...]
+                                                          (FIXTURE: e.g. 1870/34110.json)
 
 Like with like: both sides are timed in their own process, warm, on an export already parsed
-from JSON, and both load it the way a stored game is loaded (undo/redo resolved, every action
-applied, lenient: logged values stand).
+from JSON, and both load it the same way.
 
-- Site: `ruby ../shared/referee/referee.rb replay FILE FILE ...` (the file n + 1 times in one
-  Ruby process); the referee reports the milliseconds of each `Engine::Game.load` itself. The
-  first load of a process is given apart (cold); the figure compared is the median of the
+Default, what is compared: **a stored game loaded**, on both sides lenient. The site loads a
+stored game without the tile/token/route legality checks (logged values stand); ours loads it as
+the bot reloads a stored game, whose moves were each accepted when made (`Game.load_log(...,
+accepted=True)`: the checks that can only refuse a move are not made again; the states are the
+same as with them, tests/engine/test_accepted_replay.py). Ours also pays the export's check and
+the normalising of its actions (`start_from_export`), which a reload from the bot's store does not.
+
+`--strict`: **a foreign file imported**, on both sides with every check: the site's `replay
+--strict` (the legality checks of a live move on every action) against our `import_game` (a
+player's upload: every lay's and token's connection checked, as always for a foreign log).
+
+- Site: `ruby ../shared/referee/referee.rb replay [--strict] FILE FILE ...` (the file n + 1 times
+  in one Ruby process); the referee reports the milliseconds of each `Engine::Game.load` itself.
+  The first load of a process is given apart (cold); the figure compared is the median of the
   other n. Ruby's start-up and its JSON parsing are not counted.
-- Ours: `engine.io.export18xx.import_game(data)` in this process (the export check, the
-  normalising of actions, undo/redo resolution and every action applied); one warm-up, then
-  the median of n. JSON parsing is not counted.
+- Ours: in this process (the export check, the normalising of actions, undo/redo resolution and
+  every action applied); one warm-up, then the median of n. JSON parsing is not counted.
 
 `--fresh`: before each of our loads the engine forgets the boards it has seen (their track
 graphs and reach answers: `engine.routes.reach.forget_boards`), as for a game this process has
@@ -25,7 +35,7 @@ touches both alike. Each side's end result (players' values) is compared too.
 `--cpu` also compares CPU time per load (what a busy shared machine disturbs least): the site's
 from the Ruby processes' CPU (getrusage of children): a process loading the file n + 1 times
 minus one loading it once, over n, so start-up is not counted but reading and parsing the
-JSON of each load is; ours: `json.loads` of the file's text plus `import_game`, CPU time of this
+JSON of each load is; ours: `json.loads` of the file's text plus the load, CPU time of this
 process.
 """
 
@@ -47,16 +57,29 @@ SHARED = ROOT.parent / "shared"
 REFEREE = SHARED / "referee" / "referee.rb"
 sys.path.insert(0, str(ROOT))
 
-from engine.io.export18xx import import_game  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.io.export18xx import import_game, start_from_export  # noqa: E402
 from engine.routes.reach import forget_boards  # noqa: E402
 
 FRESH = False  # --fresh: forget the boards seen before each of our loads
+STRICT = False  # --strict: a foreign file imported, every check on both sides
+
+
+def load(data: dict[str, Any]) -> Game:
+    """Our load: a stored game (accepted moves, not re-judged), or with --strict a foreign
+    file imported (every check)."""
+    if STRICT:
+        return import_game(data)
+    game, actions = start_from_export(data)
+    game.load_log(actions, accepted=True)
+    return game
 
 
 def site(path: Path, n: int) -> tuple[list[float], dict[str, Any], float]:
     """(ms of each load, the last answer, wall seconds of the Ruby process)."""
     t0 = time.perf_counter()
-    out = subprocess.run(["ruby", str(REFEREE), "replay", *([str(path)] * (n + 1))],
+    strict = ["--strict"] if STRICT else []
+    out = subprocess.run(["ruby", str(REFEREE), "replay", *strict, *([str(path)] * (n + 1))],
                          capture_output=True, text=True, check=False)
     wall = time.perf_counter() - t0
     lines = [json.loads(x) for x in out.stdout.splitlines() if x.startswith("{")]
@@ -84,25 +107,25 @@ def site_cpu(path: Path, n: int) -> float:
 
 
 def ours_cpu(text: str, n: int) -> float:
-    import_game(json.loads(text))
+    load(json.loads(text))
     times = []
     for _ in range(n):
         if FRESH:
             forget_boards()
         t0 = time.process_time()
-        import_game(json.loads(text))
+        load(json.loads(text))
         times.append((time.process_time() - t0) * 1000)
     return statistics.median(times)
 
 
 def ours(data: dict[str, Any], n: int) -> tuple[list[float], dict[str, Any]]:
-    game = import_game(data)
+    game = load(data)
     times = []
     for _ in range(n):
         if FRESH:
             forget_boards()
         t0 = time.perf_counter()
-        import_game(data)
+        load(data)
         times.append((time.perf_counter() - t0) * 1000)
     raw = getattr(game, "raw_player_ids", {})
     result = {str(raw.get(k, k)): v for k, v in game.result().items()}
@@ -115,17 +138,20 @@ def main() -> int:
     ap.add_argument("--cpu", action="store_true", help="also compare CPU time per load")
     ap.add_argument("--fresh", action="store_true",
                     help="forget the boards seen before each of our loads (engine caches)")
+    ap.add_argument("--strict", action="store_true",
+                    help="a foreign file imported: every check on both sides (site --strict)")
     ap.add_argument("fixtures", nargs="*")
     args = ap.parse_args()
-    global FRESH
-    FRESH = args.fresh
+    global FRESH, STRICT
+    FRESH, STRICT = args.fresh, args.strict
     if not REFEREE.is_file():
         print(f"{REFEREE} is absent", file=sys.stderr)
         return 2
     paths = ([SHARED / "fixtures" / f for f in args.fixtures] if args.fixtures
              else sorted((SHARED / "fixtures").glob("*/*.json")))
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
-          f"n = {args.n} per side{'; ours with fresh board caches' if FRESH else ''}\n")
+          f"n = {args.n} per side{'; ours with fresh board caches' if FRESH else ''}; "
+          f"{'a foreign file imported, every check on both sides' if STRICT else 'a stored game loaded, lenient on both sides'}\n")
     cpu_head = " site CPU ms | ours CPU ms | CPU ratio |" if args.cpu else ""
     print("| fixture | actions | site cold ms | site median ms | ours median ms | ratio "
           f"| ruby process s | results agree |{cpu_head}")

@@ -171,8 +171,9 @@ class ServiceCore:
 
     def _replay(self, record: GameRecord, records: Sequence[ActionRecord]) -> tuple[Game, int]:
         game = self._new_engine_game(record)
-        # one pass over what is in effect (undo/redo resolved)
-        game.load_log([rec.action for rec in records])
+        # one pass over what is in effect (undo/redo resolved); the stored moves were each
+        # accepted by the engine when made (or by the import that stored them): not re-judged
+        game.load_log([rec.action for rec in records], accepted=True)
         # the title's data is shared by all its games: not counted in each
         return game, deep_size(game, exclude=game.title.data)
 

@@ -56,7 +56,7 @@ def controller_at(actions: Sequence[dict[str, Any]], title: str, players: Player
     if entity_type == "player":
         return entity
     game = Game(title, list(players), list(options))
-    game.load_log(list(actions))
+    game.load_log(list(actions), accepted=True)  # a stored game's moves
     return game.title.controller(game, entity, entity_type)
 
 

@@ -95,6 +95,10 @@ class Game(Replaying):
         # as logged. In every other game each move is checked against what the rules compute.
         self.imported = False
         self._trusting = False
+        # False while a log this game (or the bot's store) accepted once is replayed: the
+        # legality checks that only refuse (a lay's or a token's connection, a step's kinds
+        # asked again) are not made again; what they would change is nothing (see `checking`)
+        self._checking = True
         # an import whose logged programmed moves are left out, made by the engine instead
         # (a check of the engine's standing orders against the site's record)
         self.own_programs = False
@@ -144,6 +148,15 @@ class Game(Replaying):
         undo): its actions were accepted once, and an import's logged values stand (checked
         later by the warnings). False for a live move, which must be legal as offered."""
         return self._trusting
+
+    @property
+    def checking(self) -> bool:
+        """Whether a move's legality is checked in full (True for a live move and for an
+        import of a foreign log; False while a log accepted once is replayed: a stored game of
+        the bot, `load_log(..., accepted=True)`, or a rebuild after an undo or a refusal).
+        A check skipped when False is one that can only refuse a move, never change the state:
+        the states after every move are the same either way (tests/engine/test_accepted_replay.py)."""
+        return self._checking
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: dict[str, Any] | Any, *, agreed: bool = False) -> Any:

@@ -25,6 +25,7 @@ class Replaying(Checkpoints):
     last_events: list[Any]
     _undos: Undos
     _trusting: bool
+    _checking: bool
 
     if TYPE_CHECKING:  # Game's own (engine/game.py)
         def _reset(self) -> None: ...
@@ -59,6 +60,7 @@ class Replaying(Checkpoints):
         """Apply the moves target[start:] as a recorded log (accepted once: not re-judged)."""
         marks = self._marks(len(target), start)
         self._trusting = True
+        checking, self._checking = self._checking, False  # moves this game accepted once
         try:
             with gcpause.paused():
                 for k in range(start, len(target)):
@@ -69,19 +71,26 @@ class Replaying(Checkpoints):
                     self._applied.append(act)
         finally:
             self._trusting = False
+            self._checking = checking
 
     def load_log(self, actions: Iterable[dict[str, Any] | Any],
-                 before: Callable[[Game, Any], None] | None = None) -> None:
+                 before: Callable[[Game, Any], None] | None = None, *,
+                 accepted: bool = False) -> None:
         """Replace the log with a recorded one (undo/redo included) and replay what is in effect.
+
+        `accepted`: the log is one this bot accepted move by move before (a stored game, the
+        game's own log): the checks that can only refuse a move are not made again (see
+        `Game.checking`), as the site loads a stored game. Never for a foreign log (a player's
+        upload, an 18xx.games import): that is replayed with every check.
 
         Raises EngineError naming the first rejected action; the game is then left at the
         state just before it.
         """
         with gcpause.paused():
-            self._load_log(actions, before)
+            self._load_log(actions, before, accepted)
 
     def _load_log(self, actions: Iterable[dict[str, Any] | Any],
-                  before: Callable[[Game, Any], None] | None) -> None:
+                  before: Callable[[Game, Any], None] | None, accepted: bool) -> None:
         log = [parse_action(a) for a in actions]
         self.log = []
         self._undos = Undos()
@@ -93,6 +102,7 @@ class Replaying(Checkpoints):
         marks = self._marks(len(effective), 0)
         applied = 0
         self._trusting = True
+        self._checking = not accepted
         try:
             for act in effective:
                 if before is not None:
@@ -116,6 +126,7 @@ class Replaying(Checkpoints):
                 applied += 1
         finally:
             self._trusting = False
+            self._checking = True
         self.log = log
         self._undos = undos
         self.applied_count = applied

@@ -46,7 +46,7 @@ def timeline(game: Any) -> Timeline:
         if not seen or seen[-1] != key:
             seen.append(key)
 
-    fresh.load_log(game.log, before=before)
+    fresh.load_log(game.log, before=before, accepted=True)  # the game's own log
     last = seen[-1] if seen else ("", 0)
     points.append(_point(fresh, f"OR {last[1]}" if last[0] == "operating" else "end"))
     corps: dict[str, str] = {}

@@ -9,6 +9,9 @@ For each fixture (default: all of ../shared/fixtures) two files in OUT:
   at the end one line: the action's id, the round's class, entity and kinds, the whole state
   (`State`, every corporation's and the title's own state), the round's and the title object's
   attributes, the turn, OR number and last hexes; at the end the result and the warnings.
+- `NAME.stored`: the same lines for the fixture loaded as the bot reloads a stored game
+  (`Game.load_log(..., accepted=True)`: the checks that only refuse a move not made again);
+  it must equal `NAME.import` byte for byte (the script says so when it does not).
 
 Run it in two trees (e.g. main's and a branch's, `PYTHONPATH` set to the tree) and compare the
 folders with `diff -r`: a speed-up changes no line.
@@ -30,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core.data import TitleData  # noqa: E402
 from engine.game import Game  # noqa: E402
-from engine.io.export18xx import import_game  # noqa: E402
+from engine.io.export18xx import import_game, start_from_export  # noqa: E402
 from engine.io.states_cli import print_states  # noqa: E402
 from engine.title import Title  # noqa: E402
 
@@ -82,6 +85,14 @@ def trace(path: Path, out: Path) -> None:
     lines.append(line(game, "end"))
     lines.append(json.dumps([game.result(), game.warnings]))
     (out / f"{name}.import").write_text("\n".join(lines) + "\n")
+    stored: list[str] = []
+    game, actions = start_from_export(data)
+    game.load_log(actions, before=lambda g, act: stored.append(line(g, act.id)), accepted=True)
+    stored.append(line(game, "end"))
+    stored.append(json.dumps([game.result(), game.warnings]))
+    (out / f"{name}.stored").write_text("\n".join(stored) + "\n")
+    if stored != lines:
+        print(f"{name}: the stored game's load differs from the import's", flush=True)
 
 
 def main() -> int:

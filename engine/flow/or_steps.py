@@ -74,7 +74,9 @@ class StepRules(OperatingHost):
         pass
 
     def process_step(self, game: Game, rnd: OperatingRound, corp: Corporation, step: str, action: Any) -> None:
-        if action.type not in self.step_kinds(game, rnd, step):
+        # (the round stopped at this step because it has kinds: asked again only to refuse a
+        # kind it does not offer, not of a log accepted once, see Game.checking)
+        if game.checking and action.type not in self.step_kinds(game, rnd, step):
             raise EngineError(f"{corp.id} cannot {action.type.replace('_', ' ')} now.", rule="operating.kind")
         if step == "track":
             self.lay_tile(game, rnd, corp, action)

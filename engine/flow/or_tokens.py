@@ -144,7 +144,33 @@ class TokenRules(OperatingHost):
         cost = self.next_token_cost(game, corp)
         if cost is None or cost > corp.cash:
             return False
-        return next(self._token_targets(game, corp), None) is not None  # (the first one will do)
+        return self.has_token_target(game, corp)
+
+    def has_token_target(self, game: Game, corp: Corporation) -> bool:
+        """bool(self.token_targets(game, corp)), walking only until a target is reached: the
+        cities that pass the other checks are the walk's targets (a city is among the reached
+        cities when a path ending at it is reached, or it holds one of the corporation's tokens)."""
+        from engine.routes.graph import track_graph
+        from engine.routes.reach import known_reach, reaches_any, token_nodes
+
+        board = self.reach_board(game, corp)
+        if known_reach(board, corp.id, self.pass_through_offboards) is not None:
+            return next(self._token_targets(game, corp), None) is not None  # (the first one will do)
+        g = track_graph(board)
+        own = set(token_nodes(board, g, corp.id))
+        targets: list[int] = []
+        for ref, nid in g.node_ids.items():
+            if ref[1] != "city":
+                continue
+            h, _, idx = ref
+            ends = g.ends.get(h, {}).get(("city", idx, None), ())
+            if not (ends or nid in own):
+                continue  # (no walk can reach it)
+            if self.token_city_error(game, corp, h, idx, None, None) is None:
+                if nid in own:
+                    return True
+                targets.extend(ends)
+        return reaches_any(board, corp.id, self.pass_through_offboards, targets)
 
     def parse_city(self, game: Game, city_id: str) -> tuple[str, int]:
         """City id "<tile copy id>-<part index>" or "<hex>-<k>-<part>" -> (hex, city index)."""
@@ -187,7 +213,7 @@ class TokenRules(OperatingHost):
             raise EngineError(f"{corp.id} cannot afford the ${cost} token (treasury ${corp.cash}).",
                               rule="token.cash")
         err = self.token_city_error(game, corp, hex_name, city, action.slot, None)
-        if err is None and not self.reaches_city(game, corp, hex_name, city):
+        if err is None and game.checking and not self.reaches_city(game, corp, hex_name, city):
             err = self.no_route_to_city(corp, hex_name)
         if err:
             raise EngineError(err, rule="token.city")

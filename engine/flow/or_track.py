@@ -81,11 +81,13 @@ class TrackRules(OperatingHost):
                               colors or self.tile_colors(game))
         if err:
             raise EngineError(err, rule="track.tile")
-        if check_connection:
+        # (the connection and the restriction only refuse a lay: not asked again of a log
+        # accepted once, see Game.checking)
+        if check_connection and game.checking:
             err = self.connection_error(game, corp, hex_name, tile, action.rotation)
             if err:
                 raise EngineError(err, rule="track.connection")
-        if restrict:
+        if restrict and game.checking:
             err = self.track_restriction_error(game, corp, hex_name, tile, action.rotation)
             if err:
                 raise EngineError(err, rule="track.restriction")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.core import shares
 from engine.errors import EngineError
@@ -48,7 +48,28 @@ class Export(BaseModel):
     title: str = Field(max_length=40)
     players: list[ExportPlayer] = Field(max_length=MAX_PLAYERS)
     settings: ExportSettings | None = None
-    actions: list[ExportAction] = Field(default_factory=list)
+    # as in the export; each one checked as an ExportAction by check_export (an action plainly
+    # of that shape without copying it into a model: a long log's validation was a twentieth
+    # of its import)
+    actions: list[Any] = Field(default_factory=list)
+
+
+_ACTION: TypeAdapter[ExportAction] = TypeAdapter(ExportAction)
+
+
+def _action_id(index: int, action: Any) -> int:
+    """The id of an action of the export as ExportAction validates it (plainly valid ones
+    without a model); a ValidationError located in the export (`actions.<index>...`)."""
+    if type(action) is dict:
+        aid, kind = action.get("id"), action.get("type")
+        if type(aid) is int and aid >= 0 and type(kind) is str and len(kind) <= 40:
+            return aid
+    try:
+        return _ACTION.validate_python(action).id
+    except ValidationError as err:
+        raise ValidationError.from_exception_data(
+            "Export", [{**e, "loc": ("actions", index, *e["loc"])}  # type: ignore[typeddict-unknown-key]
+                       for e in err.errors()]) from None
 
 
 def check_export(data: Any) -> Export:
@@ -66,6 +87,7 @@ def check_export(data: Any) -> Export:
                           f"{MAX_ACTIONS}.", rule="import.size")
     try:
         export = Export.model_validate(data)
+        ids = [_action_id(i, a) for i, a in enumerate(export.actions)]
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first.get("loc", ()))
@@ -94,11 +116,11 @@ def check_export(data: Any) -> Export:
         raise EngineError(f"{export.title} has no option {', '.join(unknown)}.",
                           rule="import.option")
     last = 0
-    for a in export.actions:
-        if a.id <= last:
-            raise EngineError(f"The export's action ids are out of order: {a.id} after {last}.",
+    for aid in ids:
+        if aid <= last:
+            raise EngineError(f"The export's action ids are out of order: {aid} after {last}.",
                               rule="import.order")
-        last = a.id
+        last = aid
     return export
 
 

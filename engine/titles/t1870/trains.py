@@ -152,8 +152,21 @@ class TrainRules1870(Title):
             if owner is not None and not t.gone:
                 held[owner] = held.get(owner, 0) + 1
         corps = game.state.corporations
-        over = {o for o, n in held.items()  # (limits asked only of holders)
-                if (c := corps.get(o)) is not None and not c.closed and n > self.train_limit_for(game, c)}
+        # limits asked only of holders; the common rule's limit is the phase's, the same for
+        # every corporation: asked once
+        from engine.flow.or_trains import TrainRules
+
+        one = type(self).train_limit_for is TrainRules.train_limit_for
+        limit = -1
+        over = set()
+        for o, n in held.items():
+            c = corps.get(o)
+            if c is None or c.closed:
+                continue
+            if not one or limit < 0:
+                limit = self.train_limit_for(game, c)
+            if n > limit:
+                over.add(o)
         return [c for c in corps.values() if c.id in over] if over else []
 
     def discard_train(self, game: Game, corp: Corporation, action: Any) -> None:
