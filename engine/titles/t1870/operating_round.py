@@ -32,6 +32,9 @@ class OperatingRound1870(OperatingRound):
         self.conn_revenue = 0
         self.awaiting_next = False
         self.unsorted: list[str] | None = None  # the order before the last connection re-sort
+        # a protection was decided after the company whose turn it was had closed: the sales
+        # still queued wait for the end of the next company's turn (as on the site)
+        self.queue_waits = False
         super().__init__(game, round_num)
 
     def queue(self) -> list[Sale]:
@@ -77,6 +80,7 @@ class OperatingRound1870(OperatingRound):
                 return
             if self.awaiting_next:
                 self.awaiting_next = False
+                self.queue_waits = False
                 self._next_entity()
                 return
             name = self.step_name()
@@ -84,7 +88,7 @@ class OperatingRound1870(OperatingRound):
                 self.turn.step = len(self.steps)
                 continue
             if name == "done":
-                if self.queue():
+                if self.queue() and not self.queue_waits:
                     self._skip_unprotectable()
                     if self.queue():
                         return
@@ -217,8 +221,10 @@ class OperatingRound1870(OperatingRound):
     # ---- price protection (sales to fund a forced train purchase)
     def after_closing(self) -> None:
         """Companies closed at the end of the action (the one operating, one whose protection
-        was due): the round moves on past what nobody can do now."""
-        self._skip_unprotectable()
+        was due): the round moves on past what nobody can do now (sales waiting for the end of
+        a turn still under way stay queued)."""
+        if self.step_name() == "done" and not self.awaiting_next and not self.queue_waits:
+            self._skip_unprotectable()
         self._settle()
 
     def _skip_unprotectable(self) -> None:
@@ -230,6 +236,12 @@ class OperatingRound1870(OperatingRound):
     def _protection(self, action: Any) -> None:
         if not protection.answer(self.game, action, set()):
             self._resort()
+        if self.corp().closed:
+            # as on the site (seed 25, 1228): the company whose turn it was has closed (a lapsed
+            # sale of its own shares): the sales still queued wait for the end of the next
+            # company's turn, where they are resolved as at any turn's end
+            self.queue_waits = True
+            return
         # the protections nobody can make now lapse at once, before any connection check
         self._skip_unprotectable()
 
