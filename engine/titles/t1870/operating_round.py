@@ -35,6 +35,10 @@ class OperatingRound1870(OperatingRound):
         # a protection was decided after the company whose turn it was had closed: the sales
         # still queued wait for the end of the next company's turn (as on the site)
         self.queue_waits = False
+        # the check of the operating company's turn end came with the last action's logged
+        # checks (they found connection runs before the turn's end was reached here): after
+        # those runs the turn ends without a second check, as on the site
+        self.end_check_logged = False
         super().__init__(game, round_num)
 
     def queue(self) -> list[Sale]:
@@ -96,7 +100,9 @@ class OperatingRound1870(OperatingRound):
                 t.end_turn(g, self, corp)
                 self.done.append(corp.id)
                 self.awaiting_next = True
-                if not corp.closed and not t.closing(g, corp):
+                if self.end_check_logged:
+                    self.end_check_logged = False
+                elif not corp.closed and not t.closing(g, corp):
                     # a company closed in its turn (or closing when its action is over, at $0)
                     # gets no check for its turn's end
                     self._add_runs(t.connection_check(g, self, corp.id))
@@ -146,6 +152,9 @@ class OperatingRound1870(OperatingRound):
             super().process(action)
         leftover = t.connection_check(g, self) if t._logged_checks else []
         if leftover:
+            if (not self.conn_runs and self.step_name() == "done" and not self.awaiting_next
+                    and not self.queue()):
+                self.end_check_logged = True
             self._add_runs(leftover)
         self._settle()
 
