@@ -30,9 +30,9 @@ def test_random_game_is_deterministic_for_a_seed() -> None:
 def test_steady_style_is_its_own_deterministic_game() -> None:
     """The steady style (fewer voluntary trains, cash kept in hand) is deterministic for a seed
     and plays another game than the default weights."""
-    a = random_game("1870", seed=2, players=4, max_actions=300, style="steady")
-    b = random_game("1870", seed=2, players=4, max_actions=300, style="steady")
-    d = random_game("1870", seed=2, players=4, max_actions=300)
+    a = random_game("1870", seed=2, players=4, max_actions=150, style="steady")
+    b = random_game("1870", seed=2, players=4, max_actions=150, style="steady")
+    d = random_game("1870", seed=2, players=4, max_actions=150)
     assert a.export_actions() == b.export_actions()
     assert a.export_actions() != d.export_actions()
 

@@ -23,10 +23,15 @@ def _reference() -> dict[tuple[str, str], list[dict[str, Any]]]:
     return out
 
 
-def _fixtures() -> list[tuple[str, str]]:
+# about 7 s: the largest game's positions run with -m slow; the other games' in the default run
+SLOW = {("1870", "1870_game_end_bank.json")}
+
+
+def _fixtures() -> list[Any]:
     if not SHARED.is_dir():
         return [("none", "none")]
-    return sorted(_reference())
+    return [pytest.param(*k, marks=pytest.mark.slow) if k in SLOW else k
+            for k in sorted(_reference())]
 
 
 @pytest.mark.parametrize("title,fixture", _fixtures())
