@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
         from engine.randomplay import random_game
 
         try:
+            if args.start and (args.players or args.option):
+                print("error: --from takes the players and options of its export",
+                      file=sys.stderr)
+                return 2
             if args.start:
                 from engine.io.export18xx import import_game
                 from engine.randomplay import play_on

@@ -102,7 +102,7 @@ class Replaying(Checkpoints):
         marks = self._marks(len(effective), 0)
         applied = 0
         self._trusting = True
-        self._checking = not accepted
+        checking, self._checking = self._checking, not accepted
         try:
             for act in effective:
                 if before is not None:
@@ -126,7 +126,7 @@ class Replaying(Checkpoints):
                 applied += 1
         finally:
             self._trusting = False
-            self._checking = True
+            self._checking = checking
         self.log = log
         self._undos = undos
         self.applied_count = applied
