@@ -103,23 +103,25 @@ def take_back(game: Game, corp: Corporation, sale: Sale, pid: str) -> None:
     before = shares.president(corp)
     certs = [c for sid in sale.certs for c in corp.certs if c.id == sid]
     source = certs[0].owner
-    # a part of the president's certificate sold (not all of it) is taken back as the first
-    # ordinary shares of the market's list besides the sale's (as many as that part counts
-    # shares), which the protector then gives back to the market: as on the site, they end its
-    # list (seed 25; the whole certificate sold moves none, seed 8)
-    unit = shares.share_percent(corp)
-    part = sale.pct - sum(c.percent for c in certs if not c.president)
-    whole = shares.president_cert(corp).percent
-    extra = ([c for c in shares.certs_of(corp, MARKET) if not c.president and c not in certs][: part // unit]
-             if source == MARKET and 0 < part < whole else [])
     counts = {p: shares.counted(corp, p) for p in players}
     counts[pid] += sale.pct
     if source in counts:
         counts[source] -= sale.pct
+    passes = before is None or counts[pid] > counts.get(before, 0)
+    # when the presidency passes from a president to the protector, a part of the president's
+    # certificate sold (not all of it) is taken back as the first ordinary shares of the
+    # market's list besides the sale's (as many as that part counts shares), which the
+    # protector then gives back to the market: as on the site, they end its list (seed 25; the
+    # whole certificate sold moves none, seed 8; the presidency staying moves none, seed 19)
+    unit = shares.share_percent(corp)
+    part = sale.pct - sum(c.percent for c in certs if not c.president)
+    whole = shares.president_cert(corp).percent
+    extra = ([c for c in shares.certs_of(corp, MARKET) if not c.president and c not in certs][: part // unit]
+             if source == MARKET and 0 < part < whole and passes and before is not None else [])
     for c in certs:
         shares.move(corp, c, pid)
     pres = shares.president_cert(corp)
-    if before is None or counts[pid] > counts.get(before, 0):
+    if passes:
         # his shares go to the president before the protection if he still holds the
         # certificate's percent, else to the holder of the bundle's first certificate
         swap_to = before if before is not None and shares.percent(corp, before) >= pres.percent else source

@@ -151,6 +151,21 @@ def test_the_sold_part_of_the_certificate_is_taken_back_as_market_shares_that_en
     assert _redemptions(g) == ["SLSF_3"]
 
 
+def test_the_sold_part_of_the_certificate_keeps_the_markets_order_when_the_presidency_stays() -> None:
+    """Seed 19 from a real game's position (1153, 1157, then 1509): the president (the
+    certificate and two shares, 40%) sold 20% of it, certificate first-but-one; the other
+    holder (40%) took the presidency, his two shares going to the market and its first share
+    back to the seller for the part of the certificate not sold. The seller protects: he counts
+    40%, a tie, so the presidency stays and, as on the site, no share of the market moves: its
+    list keeps its order, and a redemption takes its first share (the site refused TP_6, the
+    share behind it, and took TP_8, the first)."""
+    g, slsf = _position({"4395": [0, 5, 6], "18843": [3, 4, 7, 8], MARKET: [1, 2]})
+    _sell_and_protect(g, slsf, [5, 0], 20)
+    assert _held(slsf, "4395") == ["SLSF_6", "SLSF_1", "SLSF_5", "SLSF_0"]
+    assert shares.president(slsf) == "18843"
+    assert _held(slsf, MARKET) == ["SLSF_2", "SLSF_3", "SLSF_4"]
+
+
 def test_the_whole_certificate_sold_moves_no_market_share_to_the_end_of_its_list() -> None:
     """Seed 8 (792): the sale held the whole president's certificate; after its protection the
     market's list keeps its order (the site redeems its first share, IC_2 there)."""
