@@ -12,6 +12,7 @@ from engine.flow.stock import StockRound, Turn, par_place
 from engine.state import IPO, MARKET, Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870 import protection
+from engine.titles.t1870.legal import redeemable
 from engine.titles.t1870.state import Sale, state1870, title1870
 
 if TYPE_CHECKING:
@@ -334,19 +335,13 @@ class StockRound1870(StockRound):
         if err:
             raise EngineError(err, rule="redeem.refused")
         price = t.share_price(corp)
-        pool = [c for c in shares.certs_of(corp, MARKET) if not c.president]  # the first of the list
         cert = next((c for c in corp.certs if c.id in action.shares), None)
-        if pool:
-            cert = cert if cert in pool else pool[0]
-        else:
-            players = [p.id for p in st.players]
-            held = {p: shares.percent(corp, p) for p in players}
-            top_other = max((v for p, v in held.items() if p != pid), default=0)
-            allowed = [p for p in players if held[p] and not (p == pid and held[p] == top_other)]
-            if cert is None or cert.owner not in allowed or cert.president:
-                raise EngineError(f"{corp.id} may redeem a share from the market, or else an ordinary share "
-                                  "of a player (not the president's if that would change the presidency).",
-                                  rule="redeem.share")
+        # as on the site: exactly the shares offered, the first of the market's list, or else
+        # each holder's first ordinary share
+        if cert is None or cert.id not in redeemable(g, corp, pid):
+            raise EngineError(f"{corp.id} may redeem only the first share of the market's list, or with "
+                              "none there a holder's first ordinary share (not the president's if that "
+                              "would change the presidency).", rule="redeem.share")
         seller = cert.owner
         corp.cash -= price
         if seller == MARKET:

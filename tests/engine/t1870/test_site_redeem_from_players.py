@@ -49,3 +49,38 @@ def test_president_with_only_his_certificate_equal_to_another_holder() -> None:
 def test_president_with_an_ordinary_share_can_sell_it() -> None:
     g = _slsf({})  # 4395 30%, 18843 10%
     assert _redemptions(g) == ["SLSF_1", "SLSF_2"]
+
+
+def _redeem(shares_named: list[str]) -> dict[str, Any]:
+    return {"type": "buy_shares", "entity": "SLSF", "entity_type": "corporation",
+            "shares": shares_named, "percent": 10}
+
+
+def test_only_the_first_share_of_the_markets_list_may_be_redeemed() -> None:
+    """As on the site (sweep from a real game's position, seed 19: TP_6, behind TP_8 in the
+    market's list, refused with "Cannot buy a share of TP"): naming another share of the market
+    is refused, the first is taken."""
+    def position() -> Any:  # (a refusal rolls back to the log's state: a fresh one each time)
+        g = _slsf({})
+        slsf = g.state.corporations["SLSF"]
+        for cid in ("SLSF_7", "SLSF_6"):
+            shares.move(slsf, next(c for c in slsf.certs if c.id == cid), MARKET)
+        return g
+
+    g = position()
+    assert _redemptions(g) == ["SLSF_7"]
+    assert rejected(g, _redeem(["SLSF_6"])).rule == "redeem.share"
+    g = position()
+    g.apply(_redeem(["SLSF_7"]))
+    assert [c.id for c in shares.certs_of(g.state.corporations["SLSF"], MARKET)] == ["SLSF_6"]
+
+
+def test_only_each_holders_first_ordinary_share_may_be_redeemed() -> None:
+    """From the players, the site offers each holder's first ordinary share only: 18843 holds
+    SLSF_2 then SLSF_6; naming SLSF_6 is refused."""
+    g = _slsf({"SLSF_6": "18843"})
+    assert _redemptions(g) == ["SLSF_1", "SLSF_2"]
+    assert rejected(g, _redeem(["SLSF_6"])).rule == "redeem.share"
+    g = _slsf({"SLSF_6": "18843"})
+    g.apply(_redeem(["SLSF_2"]))
+    assert shares.certs_of(g.state.corporations["SLSF"], "18843")[0].id == "SLSF_6"
