@@ -22,7 +22,7 @@ class Config:
     render_images: bool = True
     cache_megabytes: int = 512  # memory budget of the replayed games kept loaded
     render_processes: int | None = None  # None: one per core; 0: draw in threads
-    render_nice: int = 10  # the render workers' niceness over the bot's (0: the same)
+    render_nice: int = 0  # the render workers' niceness over the bot's (0: the same)
     engine_threads: int = 8
     import_seconds: float = 60.0  # an import replaying longer than this is refused
     log_level: str = "INFO"
