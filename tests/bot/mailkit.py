@@ -192,13 +192,15 @@ class ImapServer:
             from proxyprotocol.reader import ProxyProtocolReader
             from pymap.backend.dict import Config, DictBackend, Login
             from pymap.imap import IMAPServer
+            from pysasl.hashing import Cleartext
 
             args = Namespace(passlib_cfg=None, proxy_protocol=None, debug=False)
             config = Config(args, host="127.0.0.1", port=0, demo_data=False,
                             demo_user=self.USER, demo_password=self.PASSWORD,
                             tls_enabled=self.ssl_context is not None and not self.implicit,
                             ssl_context=self.ssl_context, secure_auth=False,
-                            reject_dnsbl=False, invalid_user_sleep=0.0)
+                            reject_dnsbl=False, invalid_user_sleep=0.0,
+                            hash_context=Cleartext())  # (a hashed password: ~1 s a login)
             config.apply_context()
             login = Login(config)
             await DictBackend._add_demo_user(config, login)
