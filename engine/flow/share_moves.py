@@ -57,7 +57,9 @@ def par_place(game: Game, corp: Corporation, cell: tuple[int, int]) -> None:
 
 def find_cert(game: Game, cert_id: str, want_owner: tuple[str, ...] | None = None,
               holder: str | None = None) -> Cert:
-    """The certificate a move names, or an equivalent one (same corporation, size and place)."""
+    """The certificate a move names; it must be where the move takes it from (the offering or
+    the market for a buy, the seller's hands for a sale), as on the site: naming another
+    certificate of the same company is refused, not swapped for one that is there."""
     corp_id = cert_id.rsplit("_", 1)[0]
     corp = game.state.corporations.get(corp_id)
     if corp is None:
@@ -65,13 +67,9 @@ def find_cert(game: Game, cert_id: str, want_owner: tuple[str, ...] | None = Non
     cert = next((c for c in corp.certs if c.id == cert_id), None)
     if cert is None:
         raise EngineError(f"There is no certificate {cert_id}.", rule="stock.cert")
-    ok = (want_owner and cert.owner in want_owner) or (holder and cert.owner == holder)
-    if not ok:
-        # an equivalent certificate (same corporation, size and place) will do
-        places = want_owner or (holder,)
-        alt = next((c for c in corp.certs if c.owner in places and c.percent == cert.percent
-                    and c.president == cert.president), None)
-        if alt is None:
-            raise EngineError(f"Certificate {cert_id} is not available.", rule="stock.cert")
-        cert = alt
-    return cert
+    if (want_owner and cert.owner in want_owner) or (holder and cert.owner == holder):
+        return cert
+    if holder:
+        raise EngineError(f"You do not hold certificate {cert_id}.", rule="stock.cert")
+    raise EngineError(f"Certificate {cert_id} is not for sale: it is neither in {corp_id}'s "
+                      "offering nor in the market.", rule="stock.cert")

@@ -295,3 +295,30 @@ def test_a_swap_that_is_not_a_share_id_is_refused() -> None:
     pid = g.current_entity()[0]
     refused(g, {"type": "sell_shares", "entity": pid, "entity_type": "player",
                 "shares": ["GMO_1"], "percent": 10, "swap": [{"train": "2+-0"}]})
+
+
+# ------------------------------------------------------------------ certificates named
+def _before(action_id: int) -> Game:
+    return import_game(load_fixture("18MS/14375.json"), upto=action_id - 1)
+
+
+def test_a_buy_naming_a_certificate_another_player_holds_is_refused() -> None:
+    """18MS 14375 before 162 (4861 buys Fr_7 from the offering): naming Fr_1, which 686 holds,
+    is refused as on the site ("Cannot buy a share of Fr"), not taken as a share from the
+    offering; the offering's Fr_8 and Fr_7 are accepted."""
+    err = refused(_before(162), {"type": "buy_shares", "entity": "4861", "entity_type": "player",
+                                 "shares": ["Fr_1"], "percent": 10})
+    assert err.rule == "stock.cert" and "Fr_1" in str(err)
+    for cid in ("Fr_7", "Fr_8"):
+        g = _before(162)
+        g.apply({"type": "buy_shares", "entity": "4861", "entity_type": "player", "shares": [cid],
+                 "percent": 10})
+        assert next(c for c in g.state.corporations["Fr"].certs if c.id == cid).owner == "4861"
+
+
+def test_a_sale_naming_a_certificate_the_seller_does_not_hold_is_refused() -> None:
+    """18MS 14375 before 170 (4861 sells Fr_7): naming Fr_1 (686's) is refused as on the site
+    ("Cannot sell shares of Fr"), not taken as a sale of his own Fr_7."""
+    err = refused(_before(170), {"type": "sell_shares", "entity": "4861", "entity_type": "player",
+                                 "shares": ["Fr_1"], "percent": 10})
+    assert err.rule == "stock.cert" and "Fr_1" in str(err)
