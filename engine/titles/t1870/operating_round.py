@@ -35,6 +35,8 @@ class OperatingRound1870(OperatingRound):
         # a protection was decided after the company whose turn it was had closed: the sales
         # still queued wait for the end of the next company's turn (as on the site)
         self.queue_waits = False
+        # that closing decision left the next queued sale to be offered first (see _protection)
+        self.one_more = False
         # the check of the operating company's turn end came with the last action's logged
         # checks (they found connection runs before the turn's end was reached here): after
         # those runs the turn ends without a second check, as on the site
@@ -85,6 +87,7 @@ class OperatingRound1870(OperatingRound):
             if self.awaiting_next:
                 self.awaiting_next = False
                 self.queue_waits = False
+                self.one_more = False
                 self._next_entity()
                 return
             name = self.step_name()
@@ -248,7 +251,13 @@ class OperatingRound1870(OperatingRound):
         if self.corp().closed:
             # as on the site (seed 25, 1228): the company whose turn it was has closed (a lapsed
             # sale of its own shares): the sales still queued wait for the end of the next
-            # company's turn, where they are resolved as at any turn's end
+            # company's turn, where they are resolved as at any turn's end; but if the sale
+            # queued next can be protected now, it is offered first, once (sweep seed 28, 928)
+            q = self.queue()
+            if not self.one_more and q and protection.protect_error(self.game, q[0], set()) is None:
+                self.one_more = True
+                return
+            self.one_more = False
             self.queue_waits = True
             return
         # the protections nobody can make now lapse at once, before any connection check

@@ -97,3 +97,24 @@ def test_with_the_operating_company_open_the_other_sales_lapse_at_the_decision()
     assert g.state.corporations["FW"].closed
     after = _prices(g, "MKT", "ATSF")
     assert after["MKT"] < before["MKT"] and after["ATSF"] < before["ATSF"]
+
+
+def test_after_the_operating_company_closed_a_sale_its_president_can_protect_comes_first() -> None:
+    """Sweep seed 28 (927-929): IC's own sale lapsed and closed it; at the next decision (1006
+    protected SSW) the site still offered the sale queued next (FW's, which 1006 could
+    protect) before the next company's turn; the sales behind that one then wait for the end
+    of the next company's turn, as above. Here 9263 has the cash to protect his own MKT sale
+    (an operating round's sale: allowed without the option)."""
+    g = _bought(fw_sale_first=True)
+    assert g.state.corporations["FW"].closed
+    g.state.player("9263").cash = 5000
+    before = _prices(g, "MKT", "ATSF")
+    _protect_ic(g)
+    assert [s.corp for s in protection.queue(g)] == ["MKT", "ATSF"]
+    assert protection.protect_error(g, protection.queue(g)[0], set()) is None
+    assert g.round.current() == ("9263", "player")
+    g.apply({"type": "pass", "entity": "9263", "entity_type": "player"})
+    assert [s.corp for s in protection.queue(g)] == ["ATSF"]
+    assert _prices(g, "MKT")["MKT"] < before["MKT"] and _prices(g, "ATSF") == {"ATSF": before["ATSF"]}
+    nxt = g.round.corp()
+    assert nxt.id != "FW" and g.round.current() == (nxt.id, "corporation")
