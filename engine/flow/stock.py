@@ -244,7 +244,9 @@ class StockRound(Round, AskedCounts):
         if shares.percent(corp, MARKET) + pct > t.pool_limit():
             return f"The open market may not hold more than {t.pool_limit()}% of {corp.id}."
         pres = shares.president_cert(corp)
-        if pres.owner == pid and held - pct < pres.percent:
+        # the certificate leaves his hands if his holding drops below it or if the sale names it
+        # (a partial sale: as on the site, refused unless someone could take it over too)
+        if pres.owner == pid and (held - pct < pres.percent or (certs and pres in certs)):
             others = [shares.counted(corp, p.id) for p in g.state.players if p.id != pid]
             if max(others, default=0) < pres.percent:
                 return (f"You may not sell the {corp.id} president's certificate: no other player "

@@ -322,3 +322,15 @@ def test_a_sale_naming_a_certificate_the_seller_does_not_hold_is_refused() -> No
     err = refused(_before(170), {"type": "sell_shares", "entity": "4861", "entity_type": "player",
                                  "shares": ["Fr_1"], "percent": 10})
     assert err.rule == "stock.cert" and "Fr_1" in str(err)
+
+
+def test_a_sale_naming_the_presidents_certificate_needs_a_player_to_take_it_over() -> None:
+    """18MS 14375 before 154: 4861 holds 70% of IC, nobody else any. Selling 20% named as the
+    president's certificate and a share (a partial sale: one share would come back) is refused
+    as on the site ("Cannot sell shares of IC"): no other player holds 20% to take it over; his
+    two ordinary shares are accepted."""
+    err = refused(_before(154), {"type": "sell_shares", "entity": "4861", "entity_type": "player",
+                                 "shares": ["IC_0", "IC_2"], "percent": 20})
+    assert err.rule == "stock.sell" and "president's certificate" in str(err)
+    _before(154).apply({"type": "sell_shares", "entity": "4861", "entity_type": "player",
+                        "shares": ["IC_1", "IC_2"], "percent": 20})
