@@ -96,10 +96,13 @@ class TrackGraph:
     paths: list[PathInfo] = field(default_factory=list)
     # hex -> endpoint -> ids of the paths ending there
     ends: dict[str, dict[EP, list[int]]] = field(default_factory=dict)
-    # the links (made on first use: a reach walk needs none)
-    _links_from: list[list[Link]] | None = None
+    # the links from each node (made per node on first use: a reach walk needs none, scoring a
+    # logged route only those from its chains' first hexes)
+    _links_from: list[list[Link] | None] | None = None
     # chain of hexes -> links whose chain is exactly that (in that direction)
     _by_chain: dict[tuple[str, ...], list[Link]] | None = None
+    # chain -> the links along it, made without the whole index (see `along`)
+    _along: dict[tuple[str, ...], list[Link]] | None = None
     # per path, what the reach walk needs (made on first use, see `_walk_table`)
     walk_table: list[_PathStep | None] | None = None
     # the resource bits of the links' masks, numbered on first use (a reach walk needs none):
@@ -143,11 +146,16 @@ class TrackGraph:
 
     @property
     def links_from(self) -> list[list[Link]]:
+        return [self.links_of(info.id) for info in self.nodes]
+
+    def links_of(self, node_id: int) -> list[Link]:
+        """The links from one node (made on first use)."""
         if self._links_from is None:
-            self._links_from = [[] for _ in self.nodes]
-            for info in self.nodes:
-                _links_from_node(self, info)
-        return self._links_from
+            self._links_from = [None] * len(self.nodes)
+        links = self._links_from[node_id]
+        if links is None:
+            links = self._links_from[node_id] = _links_from_node(self, self.nodes[node_id])
+        return links
 
     @property
     def by_chain(self) -> dict[tuple[str, ...], list[Link]]:
@@ -157,6 +165,27 @@ class TrackGraph:
                 for link in links:
                     self._by_chain.setdefault(link.chain, []).append(link)
         return self._by_chain
+
+    def along(self, chain: tuple[str, ...]) -> list[Link]:
+        """by_chain.get(chain, []): the links whose chain is exactly `chain`, in the same order,
+        made only from the nodes of its first hex when the whole index is not made yet (a
+        link's chain starts at its first node's hex)."""
+        if self._by_chain is not None:
+            return self._by_chain.get(chain, [])
+        if not chain:
+            return []
+        if self._along is None:
+            self._along = {}
+        got = self._along.get(chain)
+        if got is None:
+            got = self._along[chain] = [lk for info in self.hex_nodes(chain[0])
+                                        for lk in _links_from_node(self, info, chain)]
+        return got
+
+    def hex_nodes(self, hex_name: str) -> tuple[NodeInfo, ...]:
+        """The nodes of one hex, in id order."""
+        placed = self.placed.get(hex_name)
+        return placed[3] if placed is not None else ()
 
     def hex_paths(self, hex_name: str) -> tuple[PathInfo, ...]:
         """The paths of one hex, in id order (as `[p for p in paths if p.hex == hex_name]`)."""
@@ -304,13 +333,16 @@ def _crossing_bit(
     return 1 << g.crossing_bits[key]
 
 
-def _links_from_node(g: TrackGraph, info: NodeInfo) -> None:
+def _links_from_node(g: TrackGraph, info: NodeInfo, want: tuple[str, ...] | None = None
+                     ) -> list[Link]:
+    """The links from one node, in the walk's order; with `want`, only those whose chain is
+    `want` (the walk does not leave it)."""
     hex_name = info.hex
     start_ep: EP = (info.kind, info.ref[2], None)
-    assert g._links_from is not None
-    out = g._links_from[info.id]
+    out: list[Link] = []
     for pid in g.ends[hex_name].get(start_ep, ()):
-        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out)
+        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out, want)
+    return out
 
 
 def _walk(
@@ -322,26 +354,31 @@ def _walk(
     mask: int,
     chain: tuple[str, ...],
     out: list[Link],
+    want: tuple[str, ...] | None = None,
 ) -> None:
     path = g.paths[pid]
     mask |= (1 << pid) | g.path_bits.get(pid, 0)
     other = path.b if path.a == enter else path.a
     if other[0] != "edge":
         end = g.node_ids.get((hex_name, other[0], other[1]))
-        if end is not None and end != start:
+        if end is not None and end != start and (want is None or len(chain) == len(want)):
             out.append(Link(start, end, mask, chain))
+        return
+    if want is not None and len(chain) >= len(want):
         return
     neighbors = g.data.hexes[hex_name].neighbors
     for nb_ep in _across(g, neighbors, other):
+        nb = nb_ep[0]
+        if want is not None and nb != want[len(chain)]:
+            continue
         cbit = _crossing_bit(g, hex_name, other, nb_ep)
         if mask & cbit:
             continue
-        nb = nb_ep[0]
         nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
         for qid in g.ends[nb].get(nb_enter, ()):
             if mask & ((1 << qid) | g.path_bits.get(qid, 0)):
                 continue
-            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out)
+            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out, want)
 
 
 _CACHE: dict[tuple[object, ...], TrackGraph] = {}
