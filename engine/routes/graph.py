@@ -230,13 +230,15 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             g.placed = dict(islice(prev.placed.items(), start))
             g.pieces = dict(islice(prev.pieces.items(), start))
             g.starts = prev.starts[:start]
-    paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
-    stubs, pieces, starts, g_placed = g.stubs, g.pieces, g.starts, g.placed
-    tiles = board.tiles
-    base, node_base, stub_base = len(paths), len(nodes), len(stubs)
+    all_ends, pieces, g_placed = g.ends, g.pieces, g.placed
+    # (the loop below runs for every hex after the first changed one at every lay: kept lean)
+    add_paths, add_nodes, add_ids, add_stubs = g.paths.extend, g.nodes.extend, g.node_ids.update, g.stubs.extend
+    add_start = g.starts.append
+    tiles_get = board.tiles.get
+    base, node_base, stub_base = len(g.paths), len(g.nodes), len(g.stubs)
     for hex_name, of_hex in items[start:]:
-        starts.append((base, node_base, stub_base))
-        piece = of_hex.get(tiles.get(hex_name))
+        add_start((base, node_base, stub_base))
+        piece = of_hex.get(tiles_get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
         pieces[hex_name] = piece
@@ -244,24 +246,26 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
         if placed is None:
             placed = _place(piece, hex_name, base, node_base)
         g_placed[hex_name] = placed
-        path_infos, all_ends[hex_name], piece_stubs, node_infos, refs = placed
-        if path_infos:
-            paths.extend(path_infos)
-            base += len(path_infos)
-        if piece_stubs:
-            stubs.extend(piece_stubs)
-            stub_base += len(piece_stubs)
-        if node_infos:
-            node_ids.update(refs)
-            nodes.extend(node_infos)
-            node_base += len(node_infos)
-    starts.append((len(paths), len(nodes), len(stubs)))
+        all_ends[hex_name] = placed[1]
+        n_paths, n_nodes, n_stubs = placed[5]
+        if n_paths:
+            add_paths(placed[0])
+            base += n_paths
+        if n_stubs:
+            add_stubs(placed[2])
+            stub_base += n_stubs
+        if n_nodes:
+            add_ids(placed[4])
+            add_nodes(placed[3])
+            node_base += n_nodes
+    add_start((base, node_base, stub_base))
     return g
 
 
 def _place(piece: _Piece, hex_name: str, base: int, node_base: int) -> Any:
-    """The piece's paths, ends, stubs and nodes numbered from (base, node_base), and its nodes'
-    refs -> ids (kept on the piece: a graph's parts are never changed once built)."""
+    """The piece's paths, ends, stubs and nodes numbered from (base, node_base), its nodes'
+    refs -> ids, and how many paths, nodes and stubs it has (kept on the piece: a graph's parts
+    are never changed once built)."""
     node_infos = tuple(NodeInfo(id=node_base + i, ref=ref, node=node, offboard=offboard)
                        for i, (ref, node, offboard) in enumerate(piece.nodes))
     placed = (
@@ -270,7 +274,8 @@ def _place(piece: _Piece, hex_name: str, base: int, node_base: int) -> Any:
         {ep: [base + i for i in pids] for ep, pids in piece.ends},
         tuple(tuple(base + i for i in pids) for pids in piece.stubs),
         node_infos,
-        {info.ref: info.id for info in node_infos})
+        {info.ref: info.id for info in node_infos},
+        (len(piece.paths), len(node_infos), len(piece.stubs)))
     if len(piece.placed) > 1024:
         piece.placed.clear()
     piece.placed[(base, node_base)] = placed
