@@ -8,6 +8,8 @@ import gc
 import weakref
 from typing import Any
 
+import pytest
+
 from engine.core import gcpause
 
 
@@ -68,3 +70,27 @@ def test_a_cycle_dropped_after_a_replay_is_freed_by_a_later_full_pass() -> None:
         if alive() is None:
             break
     assert alive() is None
+
+
+@pytest.mark.parametrize("key", ["18MS/14375.json", "1870/34110.json", "18MEX/hotseat01.json"])
+def test_a_replayed_game_dropped_is_freed_at_once(key: str) -> None:
+    """A game holds no cycle (its round holds it weakly): dropped, reference counting frees it
+    and all it holds, with no pass of the collector (a snapshot restored keeps it so)."""
+    from engine.io.export18xx import import_game
+    from tests.engine._helpers import load_fixture
+
+    game = import_game(load_fixture(key))
+    del game.log[-40:]  # (finished games: a shorter log, then an undo restores a snapshot)
+    game._rebuild()
+    game.apply({"type": "undo", "entity": game.players[0][0], "entity_type": "player"})
+    assert game.round.game is game
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        title, rnd = weakref.ref(game.title), weakref.ref(game.round)
+        gone = weakref.ref(game)
+        del game
+        assert gone() is None and title() is None and rnd() is None
+    finally:
+        if was:
+            gc.enable()
