@@ -12,9 +12,10 @@ the young and middle generations' passes right after the pause would only walk i
 alive (on the 1870 bank game 8-35 ms, a tenth of the replay). So when the pause ends, every
 tracked object is moved into the oldest generation without a pass (`gc.freeze()` then
 `gc.unfreeze()`; the process uses no frozen generation of its own). The objects so moved are
-counted, and a full pass is made after FULL_AFTER pauses once they are a quarter of all tracked
-objects, as the collector's own rule for its full passes goes (ten middle passes, a quarter of
-the old objects new): a game dropped later whose objects hold each other in cycles is freed by
+counted, and a full pass is made once FULL_AFTER pauses have ended and moved FULL_MOVED objects,
+much as the collector's own rule for its full passes goes (ten middle passes, a quarter of the
+old objects new; the number of all tracked objects is not asked: it is a walk over them all): a
+dropped object that holds itself in a cycle (a game does not: engine/flow/base.py) is freed by
 that pass, as it would have been by the collector's.
 """
 
@@ -26,7 +27,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 PAUSED_SWEEP = 200_000  # net allocations after which a paused replay sweeps the youngest ones
-FULL_AFTER = 10  # pauses ended (with a quarter of the objects moved) before a full pass
+FULL_AFTER = 10  # pauses ended before a full pass (and FULL_MOVED objects moved)
+FULL_MOVED = 100_000  # about a quarter of what a bot process tracks with a few games loaded
 
 _lock = threading.Lock()
 _depth = 0
@@ -63,8 +65,7 @@ def _promote_survivors() -> None:
     _moved += gc.get_count()[0]  # (the objects made since the last young pass, net)
     _pauses += 1
     gc.freeze()
-    tracked = gc.get_freeze_count()
     gc.unfreeze()
-    if _pauses >= FULL_AFTER and _moved * 4 > tracked:
+    if _pauses >= FULL_AFTER and _moved >= FULL_MOVED:
         gc.collect()
         _moved = _pauses = 0
