@@ -200,15 +200,18 @@ Action = Annotated[
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
-def parse_action(data: dict[str, Any] | Any) -> Any:
+def parse_action(data: dict[str, Any] | Any, *, size_checked: bool = False) -> Any:
     """Validate a dict (e.g. from JSON) into a typed action; raises EngineError naming what is
-    wrong (an unknown type, a missing or mistyped field, a value too big or too deep)."""
+    wrong (an unknown type, a missing or mistyped field, a value too big or too deep).
+    `size_checked`: its size was checked already (an automatic action inside a parsed one, an
+    action of a log accepted once), so it is not walked again for it."""
     if isinstance(data, BaseModel):
         return data
     if not isinstance(data, dict):
         raise EngineError(f"A move is an object with a type, not {type(data).__name__}.",
                           rule="action.shape")
-    _check_size(data)
+    if not size_checked:
+        _check_size(data)
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as err:

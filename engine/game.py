@@ -337,7 +337,7 @@ class Game(Replaying):
 
     def _apply_auto(self, act: Any) -> None:
         for sub in act.auto_actions:
-            self._process(parse_action(sub))
+            self._process(parse_action(sub, size_checked=True))  # (checked with `act`)
 
     # ------------------------------------------------------------------ queries
     def current_entity(self) -> tuple[str, str]:

@@ -91,7 +91,7 @@ class Replaying(Checkpoints):
 
     def _load_log(self, actions: Iterable[dict[str, Any] | Any],
                   before: Callable[[Game, Any], None] | None, accepted: bool) -> None:
-        log = [parse_action(a) for a in actions]
+        log = [parse_action(a, size_checked=accepted) for a in actions]
         self.log = []
         self._undos = Undos()
         self._warnings, self._audits = [], []

@@ -24,6 +24,7 @@ import dataclasses
 import io
 import json
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +57,19 @@ def show(x: Any, depth: int = 0) -> Any:
         return [type(x).__name__, {f.name: show(getattr(x, f.name), depth + 1)
                                    for f in dataclasses.fields(x)}]
     if hasattr(x, "__dict__") and not callable(x):
-        return [type(x).__name__, {k: show(v, depth + 1) for k, v in sorted(vars(x).items())}]
+        attrs = dict(_attr(k, v) for k, v in vars(x).items())
+        return [type(x).__name__, {k: show(v, depth + 1) for k, v in sorted(attrs.items())}]
     if callable(x):
         return f"<callable {getattr(x, '__qualname__', type(x).__name__)}>"
     return repr(x)
+
+
+def _attr(name: str, value: Any) -> tuple[str, Any]:
+    """An attribute as shown: a weak reference (a round's `_game`, read as its `game`) as the
+    object it names, under the name it is read by."""
+    if isinstance(value, weakref.ref):
+        return name.lstrip("_"), value()
+    return name, value
 
 
 def line(game: Game, aid: Any) -> str:

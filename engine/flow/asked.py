@@ -15,7 +15,10 @@ T = TypeVar("T")
 
 
 class AskedCounts:
-    game: Game
+    if TYPE_CHECKING:  # (the round's game, see engine/flow/base.py)
+        @property
+        def game(self) -> Game: ...
+
     _asked: dict[str | None, int] | None = None  # player -> count, None -> the limit
 
     def asking(self, ask: Callable[[], T]) -> T:

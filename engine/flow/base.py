@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
@@ -11,11 +12,32 @@ if TYPE_CHECKING:
 
 
 class Round:
+    """A round holds its game weakly: the game holds its round, and a game that held its round
+    and was held by it would be garbage only the cyclic collector's full passes could free
+    (a dropped game is freed at once this way, by reference counting)."""
+
     kind = "round"  # draft | auction | stock | operating | merger
 
     def __init__(self, game: Game) -> None:
-        self.game = game
+        self._game = weakref.ref(game)
         self.finished = False
+
+    @property
+    def game(self) -> Game:
+        game = self._game()
+        if game is None:
+            raise RuntimeError("This round's game is gone (a round lives as long as its game).")
+        return game
+
+    def __getstate__(self) -> dict[str, Any]:
+        """(A snapshot names the game itself: engine/snapshots.py.)"""
+        state = dict(self.__dict__)
+        state["_game"] = self.game
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._game = weakref.ref(state["_game"])
 
     # who acts now: (entity id, entity type "player" | "corporation" | "company" | "minor")
     def current(self) -> tuple[str, str]:

@@ -96,10 +96,13 @@ class TrackGraph:
     paths: list[PathInfo] = field(default_factory=list)
     # hex -> endpoint -> ids of the paths ending there
     ends: dict[str, dict[EP, list[int]]] = field(default_factory=dict)
-    # the links (made on first use: a reach walk needs none)
-    _links_from: list[list[Link]] | None = None
+    # the links from each node (made per node on first use: a reach walk needs none, scoring a
+    # logged route only those from its chains' first hexes)
+    _links_from: list[list[Link] | None] | None = None
     # chain of hexes -> links whose chain is exactly that (in that direction)
     _by_chain: dict[tuple[str, ...], list[Link]] | None = None
+    # chain -> the links along it, made without the whole index (see `along`)
+    _along: dict[tuple[str, ...], list[Link]] | None = None
     # per path, what the reach walk needs (made on first use, see `_walk_table`)
     walk_table: list[_PathStep | None] | None = None
     # the resource bits of the links' masks, numbered on first use (a reach walk needs none):
@@ -143,11 +146,16 @@ class TrackGraph:
 
     @property
     def links_from(self) -> list[list[Link]]:
+        return [self.links_of(info.id) for info in self.nodes]
+
+    def links_of(self, node_id: int) -> list[Link]:
+        """The links from one node (made on first use)."""
         if self._links_from is None:
-            self._links_from = [[] for _ in self.nodes]
-            for info in self.nodes:
-                _links_from_node(self, info)
-        return self._links_from
+            self._links_from = [None] * len(self.nodes)
+        links = self._links_from[node_id]
+        if links is None:
+            links = self._links_from[node_id] = _links_from_node(self, self.nodes[node_id])
+        return links
 
     @property
     def by_chain(self) -> dict[tuple[str, ...], list[Link]]:
@@ -157,6 +165,27 @@ class TrackGraph:
                 for link in links:
                     self._by_chain.setdefault(link.chain, []).append(link)
         return self._by_chain
+
+    def along(self, chain: tuple[str, ...]) -> list[Link]:
+        """by_chain.get(chain, []): the links whose chain is exactly `chain`, in the same order,
+        made only from the nodes of its first hex when the whole index is not made yet (a
+        link's chain starts at its first node's hex)."""
+        if self._by_chain is not None:
+            return self._by_chain.get(chain, [])
+        if not chain:
+            return []
+        if self._along is None:
+            self._along = {}
+        got = self._along.get(chain)
+        if got is None:
+            got = self._along[chain] = [lk for info in self.hex_nodes(chain[0])
+                                        for lk in _links_from_node(self, info, chain)]
+        return got
+
+    def hex_nodes(self, hex_name: str) -> tuple[NodeInfo, ...]:
+        """The nodes of one hex, in id order."""
+        placed = self.placed.get(hex_name)
+        return placed[3] if placed is not None else ()
 
     def hex_paths(self, hex_name: str) -> tuple[PathInfo, ...]:
         """The paths of one hex, in id order (as `[p for p in paths if p.hex == hex_name]`)."""
@@ -201,13 +230,15 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             g.placed = dict(islice(prev.placed.items(), start))
             g.pieces = dict(islice(prev.pieces.items(), start))
             g.starts = prev.starts[:start]
-    paths, nodes, node_ids, all_ends = g.paths, g.nodes, g.node_ids, g.ends
-    stubs, pieces, starts, g_placed = g.stubs, g.pieces, g.starts, g.placed
-    tiles = board.tiles
-    base, node_base, stub_base = len(paths), len(nodes), len(stubs)
+    all_ends, pieces, g_placed = g.ends, g.pieces, g.placed
+    # (the loop below runs for every hex after the first changed one at every lay: kept lean)
+    add_paths, add_nodes, add_ids, add_stubs = g.paths.extend, g.nodes.extend, g.node_ids.update, g.stubs.extend
+    add_start = g.starts.append
+    tiles_get = board.tiles.get
+    base, node_base, stub_base = len(g.paths), len(g.nodes), len(g.stubs)
     for hex_name, of_hex in items[start:]:
-        starts.append((base, node_base, stub_base))
-        piece = of_hex.get(tiles.get(hex_name))
+        add_start((base, node_base, stub_base))
+        piece = of_hex.get(tiles_get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
         pieces[hex_name] = piece
@@ -215,24 +246,26 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
         if placed is None:
             placed = _place(piece, hex_name, base, node_base)
         g_placed[hex_name] = placed
-        path_infos, all_ends[hex_name], piece_stubs, node_infos, refs = placed
-        if path_infos:
-            paths.extend(path_infos)
-            base += len(path_infos)
-        if piece_stubs:
-            stubs.extend(piece_stubs)
-            stub_base += len(piece_stubs)
-        if node_infos:
-            node_ids.update(refs)
-            nodes.extend(node_infos)
-            node_base += len(node_infos)
-    starts.append((len(paths), len(nodes), len(stubs)))
+        all_ends[hex_name] = placed[1]
+        n_paths, n_nodes, n_stubs = placed[5]
+        if n_paths:
+            add_paths(placed[0])
+            base += n_paths
+        if n_stubs:
+            add_stubs(placed[2])
+            stub_base += n_stubs
+        if n_nodes:
+            add_ids(placed[4])
+            add_nodes(placed[3])
+            node_base += n_nodes
+    add_start((base, node_base, stub_base))
     return g
 
 
 def _place(piece: _Piece, hex_name: str, base: int, node_base: int) -> Any:
-    """The piece's paths, ends, stubs and nodes numbered from (base, node_base), and its nodes'
-    refs -> ids (kept on the piece: a graph's parts are never changed once built)."""
+    """The piece's paths, ends, stubs and nodes numbered from (base, node_base), its nodes'
+    refs -> ids, and how many paths, nodes and stubs it has (kept on the piece: a graph's parts
+    are never changed once built)."""
     node_infos = tuple(NodeInfo(id=node_base + i, ref=ref, node=node, offboard=offboard)
                        for i, (ref, node, offboard) in enumerate(piece.nodes))
     placed = (
@@ -241,7 +274,8 @@ def _place(piece: _Piece, hex_name: str, base: int, node_base: int) -> Any:
         {ep: [base + i for i in pids] for ep, pids in piece.ends},
         tuple(tuple(base + i for i in pids) for pids in piece.stubs),
         node_infos,
-        {info.ref: info.id for info in node_infos})
+        {info.ref: info.id for info in node_infos},
+        (len(piece.paths), len(node_infos), len(piece.stubs)))
     if len(piece.placed) > 1024:
         piece.placed.clear()
     piece.placed[(base, node_base)] = placed
@@ -304,13 +338,16 @@ def _crossing_bit(
     return 1 << g.crossing_bits[key]
 
 
-def _links_from_node(g: TrackGraph, info: NodeInfo) -> None:
+def _links_from_node(g: TrackGraph, info: NodeInfo, want: tuple[str, ...] | None = None
+                     ) -> list[Link]:
+    """The links from one node, in the walk's order; with `want`, only those whose chain is
+    `want` (the walk does not leave it)."""
     hex_name = info.hex
     start_ep: EP = (info.kind, info.ref[2], None)
-    assert g._links_from is not None
-    out = g._links_from[info.id]
+    out: list[Link] = []
     for pid in g.ends[hex_name].get(start_ep, ()):
-        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out)
+        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out, want)
+    return out
 
 
 def _walk(
@@ -322,26 +359,31 @@ def _walk(
     mask: int,
     chain: tuple[str, ...],
     out: list[Link],
+    want: tuple[str, ...] | None = None,
 ) -> None:
     path = g.paths[pid]
     mask |= (1 << pid) | g.path_bits.get(pid, 0)
     other = path.b if path.a == enter else path.a
     if other[0] != "edge":
         end = g.node_ids.get((hex_name, other[0], other[1]))
-        if end is not None and end != start:
+        if end is not None and end != start and (want is None or len(chain) == len(want)):
             out.append(Link(start, end, mask, chain))
+        return
+    if want is not None and len(chain) >= len(want):
         return
     neighbors = g.data.hexes[hex_name].neighbors
     for nb_ep in _across(g, neighbors, other):
+        nb = nb_ep[0]
+        if want is not None and nb != want[len(chain)]:
+            continue
         cbit = _crossing_bit(g, hex_name, other, nb_ep)
         if mask & cbit:
             continue
-        nb = nb_ep[0]
         nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
         for qid in g.ends[nb].get(nb_enter, ()):
             if mask & ((1 << qid) | g.path_bits.get(qid, 0)):
                 continue
-            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out)
+            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out, want)
 
 
 _CACHE: dict[tuple[object, ...], TrackGraph] = {}

@@ -58,11 +58,11 @@ class _Piece:
     crossings: dict[tuple[tuple[tuple[int, int] | None, ...] | None, ...],
                     tuple[tuple[tuple[str, int, tuple[int, int] | None], ...], ...]]
     # (first path id, first node id) -> its paths, ends, stubs and nodes numbered from there,
-    # and its nodes' refs -> ids (a graph's parts are never changed once built, so graphs share
-    # them)
+    # its nodes' refs -> ids, and its numbers of paths, nodes and stubs (a graph's parts are
+    # never changed once built, so graphs share them)
     placed: dict[tuple[int, int], tuple[tuple[PathInfo, ...], dict[EP, list[int]],
                                         tuple[tuple[int, ...], ...], tuple[NodeInfo, ...],
-                                        dict[NodeRef, int]]]
+                                        dict[NodeRef, int], tuple[int, int, int]]]
 
 
 # id(title data) -> (the data, hex -> the laid (tile, rotation) or None -> its piece)

@@ -197,9 +197,9 @@ def _lines(g: TrackGraph, chains: Sequence[Sequence[str]]) -> list[tuple[Link, .
     options: list[list[Link]] = []
     for chain in chains:
         fwd = tuple(chain)
-        opts = list(g.by_chain.get(fwd, ()))
+        opts = list(g.along(fwd))
         if len(fwd) > 1:
-            opts += g.by_chain.get(fwd[::-1], ())
+            opts += g.along(fwd[::-1])
         options.append(opts)
     out: list[tuple[Link, ...]] = []
     seen: set[tuple[int, tuple[int, ...]]] = set()
@@ -247,7 +247,7 @@ def _candidates(ctx: RouteContext, spec: TrainSpec, route: Route) -> list[Scored
     if not lines:
         for chain in chains:
             fwd = tuple(chain)
-            if not g.by_chain.get(fwd) and not g.by_chain.get(fwd[::-1]):
+            if not g.along(fwd) and not g.along(fwd[::-1]):
                 raise EngineError(
                     f"{who}'s route has no track {_between(chain)} along {'-'.join(chain)}",
                     rule="route.no_track",

@@ -47,8 +47,10 @@ class DestinationRules(Title):
         """Destination tokens in a city that sit in extra slots taking no city space."""
         if city != 0:
             return []
+        # (asked for every city a token question looks at: extra_slot_hex(c) == hex_name, inline)
         return [c.id for c in game.state.corporations.values()
-                if not c.closed and self.extra_slot_hex(c) == hex_name]
+                if not c.closed and (cs := corp1870(c)).destination_hex_reached == hex_name
+                and not cs.destination_in_city]
 
     def tokens_in(self, game: Game, hex_name: str, city: int) -> list[str | None]:
         """The city's spaces (a space squeezed in by station wars, or left open by a closed

@@ -143,6 +143,7 @@ class OperatingRound1870(OperatingRound):
                 self.conn_runs.append(corp.id)
         if not self.conn_runs:
             self._follow_logged_order(action)
+        settled = False  # the common processing ends settled (by this round's _settle)
         if self.conn_runs:
             self._connection(action)
         elif self.in_protection():
@@ -153,13 +154,17 @@ class OperatingRound1870(OperatingRound):
                 target = st.corporations.get(cid)
                 t._sale_context = (str(action.entity), shares.president(target) if target else None)
             super().process(action)
-        leftover = t.connection_check(g, self) if t._logged_checks else []
-        if leftover:
-            if (not self.conn_runs and self.step_name() == "done" and not self.awaiting_next
-                    and not self.queue()):
-                self.end_check_logged = True
-            self._add_runs(leftover)
-        self._settle()
+            settled = True
+        if t._logged_checks:  # (the check may close companies at $0 and add runs)
+            settled = False
+            leftover = t.connection_check(g, self)
+            if leftover:
+                if (not self.conn_runs and self.step_name() == "done" and not self.awaiting_next
+                        and not self.queue()):
+                    self.end_check_logged = True
+                self._add_runs(leftover)
+        if not settled:  # settled again on an unchanged state, it would ask the same questions
+            self._settle()
 
     # ---- connection runs
     def _connection(self, action: Any) -> None:

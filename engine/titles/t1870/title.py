@@ -262,7 +262,8 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
 
     def closing(self, game: Game, corp: Corporation) -> bool:
         """Open, with its price in a black $0 cell: it closes when the action is over."""
-        return not corp.closed and corp.cell is not None and "close" in zones.zone(game, corp.cell)
+        # (asked of every company after every action: the market's cell types read directly)
+        return not corp.closed and corp.cell is not None and "close" in self.market.cell_types.get(corp.cell, ())
 
     def close_at_zero(self, game: Game) -> list[Corporation]:
         """Close every company at $0, in the order of the charter list."""

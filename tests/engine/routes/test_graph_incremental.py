@@ -157,3 +157,35 @@ def test_hex_targets_are_the_paths_whose_step_touches_the_hex_or_its_edges(key: 
                 by_steps = {p.id for p in g.paths if p.hex == hex_name
                             or not want.isdisjoint(_path_step(g, p.id).edges)}
                 assert set(reach.hex_targets(g, hex_name, {edge})) == by_steps, (hex_name, edge)
+
+
+@pytest.mark.parametrize("key", ["1870/34110.json", "18MEX/13315.json", "18MS/17510.json",
+                                 pytest.param("1870/1870_game_end_bank.json", marks=pytest.mark.slow)])
+def test_links_along_a_chain_are_the_whole_index_s(key: str) -> None:
+    """TrackGraph.along (made from the chain's first hex, the walk kept on the chain) gives
+    by_chain's links in by_chain's order, for every chain of the index, its reverse and its
+    first part (on the board at every twentieth action); and links_of is links_from's."""
+    data = load_fixture(key)
+    boards = []
+
+    def before(game: Any, act: Any) -> None:
+        if act.id % 20 == 0:
+            boards.append(game.title.board(game))
+
+    import_game(data, before=before)
+    assert boards
+    asked = 0
+    for board in boards:
+        graph._CACHE.clear()
+        graph._LAST.clear()
+        lazy = graph.track_graph(board)
+        graph._CACHE.clear()
+        whole = graph.track_graph(board)
+        assert lazy is not whole
+        index = whole.by_chain
+        for chain in list(index):
+            for c in (chain, chain[::-1], chain[:-1]):
+                assert lazy.along(c) == index.get(c, []), (key, c)
+                asked += 1
+        assert [lazy.links_of(i) for i in range(len(lazy.nodes))] == whole.links_from
+    assert asked > 100
