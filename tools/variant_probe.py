@@ -91,7 +91,8 @@ def mutations(game: Game, a: dict[str, Any], rng: random.Random) -> list[tuple[s
 # (a bank train's price, a bid below the company's price, a sale of more than the certificates
 # named: the site charges or pays what the move says).
 def ours_stricter(tag: str, refusal: str) -> bool:
-    return ((tag == "price" and ("from the bank costs" in refusal or " now." in refusal))
+    return ((tag == "price" and ("from the bank costs" in refusal or " now." in refusal
+                                 or "face value" in refusal))
             or (tag == "percent"))
 
 
