@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from engine.errors import EngineError  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.io.export18xx import start_from_export  # noqa: E402
-from engine.legal import candidate_actions, legal_moves  # noqa: E402
+from engine.legal import candidate_actions  # noqa: E402
 
 REFEREE = ROOT.parent / "shared" / "referee" / "referee.rb"
 KINDS = ("buy_shares", "sell_shares", "buy_train", "buy_company", "lay_tile", "place_token",
@@ -92,13 +92,13 @@ def mutations(game: Game, a: dict[str, Any], rng: random.Random) -> list[tuple[s
 # named: the site charges or pays what the move says).
 def ours_stricter(tag: str, refusal: str) -> bool:
     return ((tag == "price" and ("from the bank costs" in refusal or " now." in refusal
-                                 or "face value" in refusal))
+                                 or "face value" in refusal or "open market costs" in refusal))
             or (tag == "percent"))
 
 
 def offered(game: Game, a: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
     try:
-        cands = [c for c in candidate_actions(game, legal_moves(game)) if c["type"] == a["type"]]
+        cands = [c for c in candidate_actions(game) if c["type"] == a["type"]]
     except Exception:  # noqa: BLE001 - a probe tool: report, go on
         return []
     same = {k: v for k, v in a.items() if k not in ("id", "created_at", "user", "auto_actions")}

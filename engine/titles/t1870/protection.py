@@ -167,6 +167,14 @@ def answer(game: Game, action: Any, sold_this_round: set[str]) -> bool:
         raise EngineError(f"{game.player_name(str(sale.president))} must first decide whether "
                           f"to price-protect {sale.corp}.", rule="protection.turn")
     if action.type == "buy_shares":
+        # as on the site: the certificates named make one bundle first (one company's, one
+        # holder's), though what comes back is the queued sale whatever they are
+        named = [c for sid in action.shares for corp in game.state.corporations.values()
+                 for c in corp.certs if c.id == sid]
+        if (not action.shares or len(named) != len(action.shares)
+                or len({(c.corp, c.owner) for c in named}) > 1):
+            raise EngineError(f"Name the {sale.corp} certificates being protected: certificates of one "
+                              "company held by one holder.", rule="protection.bundle")
         err = protect_error(game, sale, sold_this_round)
         if err:
             raise EngineError(err, rule="protection.refused")

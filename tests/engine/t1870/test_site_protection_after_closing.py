@@ -118,3 +118,25 @@ def test_after_the_operating_company_closed_a_sale_its_president_can_protect_com
     assert _prices(g, "MKT")["MKT"] < before["MKT"] and _prices(g, "ATSF") == {"ATSF": before["ATSF"]}
     nxt = g.round.corp()
     assert nxt.id != "FW" and g.round.current() == (nxt.id, "corporation")
+
+
+def test_a_protection_naming_certificates_of_two_holders_is_refused() -> None:
+    """The site builds the named certificates into one bundle before anything else and refuses
+    them when two holders hold them ("All shares must be owned by the same owner"; found by
+    tools/variant_probe.py on a sweep game); what it buys back is the queued sale whatever the
+    names, so one holder's certificates are accepted. (The answer is asked directly: a refused
+    move rolls back by replaying the log, which the hand-made position is not.)"""
+    import pytest
+
+    from engine.actions import parse_action
+    from engine.errors import EngineError
+
+    g = _bought(fw_sale_first=False)
+    ic = g.state.corporations["IC"]
+    other = next(c for c in ic.certs if c.owner not in ("market", "4395"))
+    with pytest.raises(EngineError) as info:
+        protection.answer(g, parse_action({"type": "buy_shares", "entity": "4395", "entity_type": "player",
+                                           "shares": ["IC_5", other.id], "percent": 10}), set())
+    assert info.value.rule == "protection.bundle"
+    g = _bought(fw_sale_first=False)
+    _protect_ic(g)
