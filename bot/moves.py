@@ -121,14 +121,26 @@ def _percent(value: str | int) -> int:
 
 
 def protect(legal: Legal, corporation: str, shares: str | None = None) -> dict[str, Any]:
-    """1870 price protection: the player buys back the bundle just sold (the engine picks the
-    certificates from the market unless they are named)."""
+    """1870 price protection: the player buys back the bundle just sold (the certificates the
+    legal answer offers unless they are named)."""
     ids = (shares or "").replace(",", " ").split()
+    if not ids:
+        offer = next((c for c in legal.choices if c.get("type") == "buy_shares"
+                      and c.get("entity_type") == "player"
+                      and str(c.get("shares", [""])[0]).rsplit("_", 1)[0] == corporation), None)
+        if offer is not None:
+            return {"type": "buy_shares", "shares": list(offer["shares"]),
+                    "percent": offer.get("percent"), **_player_of(legal)}
     return {"type": "buy_shares", "shares": ids or [corporation], **_player_of(legal)}
 
 
 def redeem(legal: Legal, corporation: str, share: str | None = None) -> dict[str, Any]:
-    """1870: the corporation buys one of its shares (from the market unless `share` is named)."""
+    """1870: the corporation buys one of its shares (the first the legal answer offers, the
+    market's first if it holds any, unless `share` is named)."""
+    if not share:
+        share = next((str(c["shares"][0]) for c in legal.choices
+                      if c.get("type") == "buy_shares" and c.get("entity") == corporation
+                      and c.get("shares")), None)
     return {
         "type": "buy_shares",
         "entity": corporation,
