@@ -41,6 +41,19 @@ def _picture(g: TrackGraph) -> dict[str, Any]:
     }
 
 
+def _boards(key: str, every: int) -> list[Any]:
+    """The fixture's board before every `every`-th action."""
+    boards = []
+
+    def before(game: Any, act: Any) -> None:
+        if act.id % every == 0:
+            boards.append(game.title.board(game))
+
+    import_game(load_fixture(key), before=before)
+    assert boards
+    return boards
+
+
 @pytest.mark.parametrize("key", FIXTURES)
 def test_every_graph_built_from_the_previous_one_is_the_fresh_graph(
         key: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,15 +153,7 @@ def test_hex_targets_are_the_paths_whose_step_touches_the_hex_or_its_edges(key: 
     from engine.routes import reach
     from engine.routes.steps import _path_step
 
-    data = load_fixture(key)
-    boards = []
-
-    def before(game: Any, act: Any) -> None:
-        if act.id % 100 == 0:
-            boards.append(game.title.board(game))
-
-    import_game(data, before=before)
-    assert boards
+    boards = _boards(key, 100)
     for board in boards:
         g = graph.track_graph(board)
         for hex_name in board.data.hexes:
@@ -165,15 +170,7 @@ def test_links_along_a_chain_are_the_whole_index_s(key: str) -> None:
     """TrackGraph.along (made from the chain's first hex, the walk kept on the chain) gives
     by_chain's links in by_chain's order, for every chain of the index, its reverse and its
     first part (on the board at every twentieth action); and links_of is links_from's."""
-    data = load_fixture(key)
-    boards = []
-
-    def before(game: Any, act: Any) -> None:
-        if act.id % 20 == 0:
-            boards.append(game.title.board(game))
-
-    import_game(data, before=before)
-    assert boards
+    boards = _boards(key, 20)
     asked = 0
     for board in boards:
         graph._CACHE.clear()
