@@ -34,7 +34,7 @@ from engine.legal import candidate_actions  # noqa: E402
 
 REFEREE = ROOT.parent / "shared" / "referee" / "referee.rb"
 KINDS = ("buy_shares", "sell_shares", "buy_train", "buy_company", "lay_tile", "place_token",
-         "bid", "par")
+         "bid", "par", "dividend")
 
 
 class Site:
@@ -65,18 +65,28 @@ def _ours(game: Game, action: dict[str, Any]) -> str | None:
     return None
 
 
-def mutations(game: Game, a: dict[str, Any], rng: random.Random) -> list[tuple[str, dict[str, Any]]]:
-    """The move altered, each with what was altered: another certificate of the same company,
-    the price one more or one less, a sale of 10% more than its certificates, another
-    rotation."""
+def mutations(game: Game, a: dict[str, Any], rng: random.Random,
+              cands: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The move altered, each with what was altered: another certificate of the same company
+    or of another, a sale of one certificate fewer or 10% more than its certificates, the price
+    one more or one less, another rotation, tile or hex (taken from other offered lays),
+    another token slot or city part, another par cell, another company, another train, another
+    dividend kind, and a pass in its place."""
     out: list[tuple[str, dict[str, Any]]] = []
+    st = game.state
     if a.get("shares"):
         corp = str(a["shares"][0]).rsplit("_", 1)[0]
-        c = game.state.corporations.get(corp)
+        c = st.corporations.get(corp)
         if c is not None:
             others = [x.id for x in c.certs if x.id not in a["shares"]]
             for cid in rng.sample(others, min(3, len(others))):
                 out.append(("cert", {**a, "shares": [cid] + list(a["shares"][1:])}))
+        other_corps = [k for k in st.corporations if k != corp and st.corporations[k].certs]
+        if other_corps:
+            oc = st.corporations[rng.choice(other_corps)]
+            out.append(("corp", {**a, "shares": [rng.choice(oc.certs).id]}))
+        if a["type"] == "sell_shares" and len(a["shares"]) > 1 and isinstance(a.get("percent"), int):
+            out.append(("fewer", {**a, "shares": list(a["shares"][:-1])}))
     if isinstance(a.get("price"), int):
         out += [("price", {**a, "price": a["price"] + 1}), ("price", {**a, "price": a["price"] - 1})]
     if a["type"] == "sell_shares" and isinstance(a.get("percent"), int):
@@ -84,23 +94,67 @@ def mutations(game: Game, a: dict[str, Any], rng: random.Random) -> list[tuple[s
     if a["type"] == "lay_tile" and isinstance(a.get("rotation"), int):
         rots = [r for r in range(6) if r != a["rotation"]]
         out += [("rotation", {**a, "rotation": r}) for r in rng.sample(rots, 2)]
+        lays = [c for c in cands if c["type"] == "lay_tile"]
+        tiles = sorted({str(c["tile"]) for c in lays if c["tile"] != a["tile"]})
+        hexes = sorted({str(c["hex"]) for c in lays if c["hex"] != a["hex"]})
+        if tiles:
+            out.append(("tile", {**a, "tile": rng.choice(tiles)}))
+        if hexes:
+            out.append(("hex", {**a, "hex": rng.choice(hexes)}))
+        base, _, n = str(a["tile"]).rpartition("-")
+        if base and n.isdigit():
+            out.append(("copy", {**a, "tile": f"{base}-{int(n) + 1}"}))
+    if a["type"] == "place_token" and isinstance(a.get("slot"), int):
+        out.append(("slot", {**a, "slot": a["slot"] + 1}))
+        if a["slot"] > 0:
+            out.append(("slot", {**a, "slot": a["slot"] - 1}))
+        head, _, idx = str(a.get("city", "")).rpartition("-")
+        if head and idx.isdigit():
+            out.append(("city", {**a, "city": f"{head}-{int(idx) + 1}"}))
+    if a["type"] == "par" and isinstance(a.get("share_price"), str):
+        cells = sorted({str(c["share_price"]) for c in cands
+                        if c["type"] == "par" and c["share_price"] != a["share_price"]})
+        if cells:
+            out.append(("par", {**a, "share_price": rng.choice(cells)}))
+        price, _, rest = a["share_price"].partition(",")
+        out.append(("par", {**a, "share_price": f"{int(price) + 10},{rest}"}))
+    if a["type"] in ("bid", "buy_company") and a.get("company"):
+        names = sorted(k for k in st.companies if k != a["company"])
+        if names:
+            out.append(("company", {**a, "company": rng.choice(names)}))
+    if a["type"] == "buy_train" and a.get("train"):
+        ids = sorted({str(c["train"]) for c in cands if c["type"] == "buy_train"
+                      and c["train"] != a["train"]})
+        if ids:
+            out.append(("train", {**a, "train": rng.choice(ids)}))
+    if a["type"] == "dividend":
+        out += [("kind", {**a, "kind": k}) for k in ("payout", "withhold", "half") if k != a.get("kind")]
+    out.append(("pass", {"type": "pass", "entity": a["entity"], "entity_type": a["entity_type"]}))
     return out
 
 
-# Where the site takes a number it should check, ours refuses it: not counted as disagreements
-# (a bank train's price, a bid below the company's price, a sale of more than the certificates
-# named: the site charges or pays what the move says).
+# Where the site takes a move its own offers never hold, unchecked, ours refuses it: not counted
+# as disagreements. A number it should check (a bank train's price, a bid below the company's
+# price or off its face value, a sale of more than the certificates named), a private bought
+# from a player who is not the corporation's president (18MS: the site offers only the
+# president's), a share of a corporation not yet started (the site offers none).
 def ours_stricter(tag: str, refusal: str) -> bool:
     return ((tag == "price" and ("from the bank costs" in refusal or " now." in refusal
                                  or "face value" in refusal or "open market costs" in refusal))
-            or (tag == "percent"))
+            or tag == "percent"
+            or (tag == "company" and ("face value" in refusal or "from its own president" in refusal))
+            or (tag == "corp" and "has not been started yet" in refusal))
 
 
-def offered(game: Game, a: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+def candidates(game: Game) -> list[dict[str, Any]]:
     try:
-        cands = [c for c in candidate_actions(game) if c["type"] == a["type"]]
+        return candidate_actions(game)
     except Exception:  # noqa: BLE001 - a probe tool: report, go on
         return []
+
+
+def offered(a: dict[str, Any], rng: random.Random, cands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    cands = [c for c in cands if c["type"] == a["type"]]
     same = {k: v for k, v in a.items() if k not in ("id", "created_at", "user", "auto_actions")}
     cands = [c for c in cands if {k: v for k, v in c.items() if k != "id"} != same]
     return rng.sample(cands, min(2, len(cands)))
@@ -128,8 +182,9 @@ def probe(path: Path, rate: float, seed: int, limit: int) -> tuple[int, list[dic
     for raw, norm in zip(data["actions"], ours_actions, strict=True):
         if (raw["type"] in KINDS and tried < limit and rng.random() < rate
                 and not raw.get("auto_actions")):
-            variants = [("offered", v) for v in offered(game, norm, rng)]
-            variants += [("altered " + tag, v) for tag, v in mutations(game, norm, rng)]
+            cands = candidates(game)
+            variants = [("offered", v) for v in offered(norm, rng, cands)]
+            variants += [("altered " + tag, v) for tag, v in mutations(game, norm, rng, cands)]
             for why, v in variants:
                 tried += 1
                 v = renumber({k: x for k, x in v.items() if k != "id"})

@@ -113,6 +113,21 @@ def take_tile(state: State, data: TitleData, copy_id: str) -> tuple[Tile, str] |
     return tile, ""
 
 
+def copy_error(state: State, data: TitleData, copy_id: str) -> str | None:
+    """Why a lay may not name this copy: a lay names the copy it lays, and that copy must be
+    in the supply (the site refuses a copy it does not have, or one already on the map)."""
+    name, _, num = copy_id.rpartition("-")
+    tile = data.tiles.get(name)
+    if tile is None or not num.isdigit() or copy_id in state.tile_supply.get(name, []):
+        return None
+    if copy_id not in tile.copy_ids:
+        return f"There is no tile {copy_id}: #{name} has {len(tile.copy_ids)} copies ({', '.join(tile.copy_ids)})."
+    where = next((h for h, p in state.tiles.items() if p.copy_id == copy_id), None)
+    if where is not None:
+        return f"Tile {copy_id} is already on {where}: name a free copy of #{name}."
+    return None
+
+
 def place_tile(state: State, data: TitleData, hex_name: str, tile: Tile, copy_id: str, rotation: int) -> PlacedTile | None:
     """Put the tile on the hex; the old tile goes back to the supply. Returns the old one."""
     old = state.tiles.get(hex_name)

@@ -67,6 +67,9 @@ class TrackRules(OperatingHost):
         tile, copy_id = found
         if not copy_id:
             raise EngineError(f"All tiles #{tile.name} are in use.", rule="track.supply")
+        named = tiles.copy_error(st, self.data, action.tile)
+        if named:
+            raise EngineError(named, rule="track.tile_copy")
         is_upgrade = self.is_upgrade(game, hex_name)
         if count_lay:
             lay = self.next_lay(game, rnd, corp)

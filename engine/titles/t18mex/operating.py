@@ -193,6 +193,9 @@ class MexOperatingRules(MexTrainRules):
         found = tiles.take_tile(st, self.data, action.tile)
         assert found is not None
         tile, copy_id = found
+        named = tiles.copy_error(st, self.data, action.tile)
+        if named:
+            raise EngineError(named, rule="track.tile_copy")
         if not tile.geometry.exits(action.rotation) <= self.data.hexes[COPPER_CANYON].passable_edges:
             raise EngineError(f"Tile 470 at rotation {action.rotation} would run track off the map.",
                               rule="track.tile")

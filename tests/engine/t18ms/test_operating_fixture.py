@@ -268,3 +268,23 @@ def test_game_ends_after_or_10_with_scores(f1) -> None:
         assert g.result()[p.id] == value
     rejected(g, {**IC, "type": "pass"}, "game.over", "The game is over")
     assert g.acting_players() == ()
+
+
+def test_lay_names_a_free_copy_of_the_tile(f1) -> None:
+    """A lay names the tile copy it lays: a free copy other than the first is taken as named;
+    a copy the title does not have, or one already on the map, is refused (not replaced by a
+    free copy), as on the site."""
+    g = import_game(f1, upto=21)
+    lay = {**IC, "type": "lay_tile", "hex": "B2", "rotation": 2}
+    rejected(g, {**lay, "tile": "58-3"}, "track.tile_copy", "There is no tile 58-3")
+    g.apply({**lay, "tile": "58-2"})
+    assert g.state.tiles["B2"].copy_id == "58-2"
+    assert g.state.tile_supply["58"] == ["58-0", "58-1"]
+
+
+def test_lay_of_a_copy_on_the_map_refused(f1) -> None:
+    g = import_game(f1, upto=30)  # IC laid 58-0 on B2; Fr lays next
+    assert g.state.tiles["B2"].copy_id == "58-0"
+    fr = {"entity": "Fr", "entity_type": "corporation", "type": "lay_tile"}
+    rejected(g, {**fr, "hex": "G3", "tile": "58-0", "rotation": 0}, "track.tile_copy",
+             "58-0 is already on B2")
