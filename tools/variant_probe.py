@@ -138,7 +138,8 @@ def mutations(game: Game, a: dict[str, Any], rng: random.Random,
 # price or off its face value, a sale of more than the certificates named), a private bought
 # from a player who is not the corporation's president (18MS: the site offers only the
 # president's; 1870 phase 1: only the bridge company, to the MP or the SSW), a bid on another
-# private than the one being auctioned (even one already sold), a share of a corporation not
+# private than the one being auctioned (even one already sold), an 18MS draft of a private
+# already drawn, a share of a corporation not
 # yet started, its president's certificate bought without a par (the site offers none of these).
 def ours_stricter(tag: str, refusal: str) -> bool:
     return ((tag == "price" and ("from the bank costs" in refusal or " now." in refusal
@@ -146,7 +147,8 @@ def ours_stricter(tag: str, refusal: str) -> bool:
             or tag == "percent"
             or (tag == "company" and ("face value" in refusal or "from its own president" in refusal
                                       or "In phase 1 only" in refusal
-                                      or "is not for sale in the auction" in refusal))
+                                      or "is not for sale in the auction" in refusal
+                                      or "is not available in the draft" in refusal))
             or (tag == "corp" and ("has not been started yet" in refusal
                                    or "with a par action" in refusal)))
 

@@ -178,6 +178,10 @@ class TrainRules(OperatingHost):
                     f"After its president sold shares for this purchase, {corp.id} must pay at least ${low} "
                     f"for {train.owner}'s {train.face} (he may not have sold more than needed).",
                     rule="train.ebuy_min")
+            if action.variant is not None and action.variant != train.face:
+                raise EngineError(f"{train.id} is a {train.face} train: a train bought from another "
+                                  f"corporation is bought as it is, not as a {action.variant}.",
+                                  rule="train.variant")
             seller = st.corporations[train.owner]
             variant = train.face
         if price > corp.cash:

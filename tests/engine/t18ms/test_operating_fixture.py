@@ -288,3 +288,16 @@ def test_lay_of_a_copy_on_the_map_refused(f1) -> None:
     fr = {"entity": "Fr", "entity_type": "corporation", "type": "lay_tile"}
     rejected(g, {**fr, "hex": "G3", "tile": "58-0", "rotation": 0}, "track.tile_copy",
              "58-0 is already on B2")
+
+
+def test_train_from_another_corporation_keeps_its_face(f1) -> None:
+    """A train bought from another corporation is bought as it is: a move naming another
+    variant (a 3+ card as a 4+) is refused, not bought as the card's face."""
+    g = import_game(f1, upto=234)  # L&N bought 3+-3 from the bank; 3+-1 is another corporation's
+    t = next(t for t in g.state.trains if t.id == "3+-1")
+    assert t.owner not in (None, "L&N") and t.face == "3+"
+    ln = {"entity": "L&N", "entity_type": "corporation", "type": "buy_train", "train": "3+-1"}
+    rejected(g, {**ln, "price": 300, "variant": "4+"}, "train.variant", "3\\+-1 is a 3\\+ train")
+    g.apply({**ln, "price": 300, "variant": "3+"})
+    t = next(t for t in g.state.trains if t.id == "3+-1")
+    assert t.owner == "L&N" and t.face == "3+"
