@@ -30,6 +30,9 @@ else:
     Title = object  # the mixin's host is Title1870 (engine/titles/t1870/title.py)
 
 
+OLD_MANIFEST_FIVE = ("5", "6")  # tiles of which logs before 2021-04-23 had five copies
+
+
 class PrivateRules(Title):
     def revenue_phase(self, game: Game) -> str:
         """The phase whose off-board values apply: phase D pays the third (blue) value."""
@@ -200,16 +203,19 @@ class PrivateRules(Title):
         super().lay_tile(game, rnd, corp, action, **kw)
 
     def allow_old_copy(self, game: Game, copy_id: str) -> None:
-        """Logs from before 2021-04-23 had five copies of #5 and #6: a copy the current manifest
-        does not know, and that is nowhere on the map, is taken as an extra copy (follow the log)."""
+        """Logs from before 2021-04-23 had five copies of #5 and #6: in a recorded log, a copy
+        the current manifest does not know (5-2..5-4, 6-2..6-4), and that is nowhere on the map,
+        is taken as an extra copy (follow the log). A live move names a copy the manifest has."""
         name, _, num = copy_id.rpartition("-")
+        if not game.trusting_log or name not in OLD_MANIFEST_FIVE or not num.isdigit() or int(num) >= 5:
+            return
         tile = self.data.tiles.get(name)
-        if tile is None or not num.isdigit() or copy_id in tile.copy_ids or tile.count is None:
+        if tile is None or copy_id in tile.copy_ids:
             return
         if any(p.copy_id == copy_id for p in game.state.tiles.values()):
             return
         supply = game.state.tile_supply.setdefault(name, [])
-        if copy_id not in supply and int(num) < 5:
+        if copy_id not in supply:
             supply.append(copy_id)
 
     def river_error(self, game: Game, hex_name: str, tile: Any, rotation: int) -> str | None:
