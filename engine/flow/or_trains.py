@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
 from engine.errors import EngineError
+from engine.routes.reach import reaches_two_nodes
 from engine.state import Corporation, Train
 
 if TYPE_CHECKING:
@@ -85,8 +86,6 @@ class TrainRules(OperatingHost):
 
     def has_route(self, game: Game, corp: Corporation) -> bool:
         """The network touches two nodes or more (len(reach.nodes) >= 2)."""
-        from engine.routes.reach import reaches_two_nodes
-
         return reaches_two_nodes(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
 
     def must_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:

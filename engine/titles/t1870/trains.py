@@ -8,6 +8,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
+from engine.flow.or_trains import TrainRules
 from engine.state import Corporation, Train
 from engine.titles.t1870.ids import D_COPIES, D_DISCOUNT, D_DISTANCE
 from engine.titles.t1870.state import state1870
@@ -154,8 +155,6 @@ class TrainRules1870(Title):
         corps = game.state.corporations
         # limits asked only of holders; the common rule's limit is the phase's, the same for
         # every corporation: asked once
-        from engine.flow.or_trains import TrainRules
-
         one = type(self).train_limit_for is TrainRules.train_limit_for
         limit = -1
         over = set()
