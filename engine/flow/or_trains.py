@@ -70,6 +70,10 @@ class TrainRules(OperatingHost):
         return len(self.active_trains(game, corp)) < self.train_limit_for(game, corp)
 
     def train_limit_for(self, game: Game, corp: Corporation) -> int:
+        return self.phase_train_limit(game)
+
+    def phase_train_limit(self, game: Game) -> int:
+        """The phase's train limit (the common rule's limit for every corporation)."""
         return int(self.phase_data(game).get("train_limit", self.train_limit))
 
     def min_train_price(self, game: Game, corp: Corporation) -> int | None:
