@@ -114,6 +114,9 @@ class Game(Replaying):
         self._recorder: Any = None
         # the last board made of the state (engine/flow/or_tokens.py board): a cache, not state
         self.board_memo: Any = None
+        # the held trains and phase 1870's train limit was last checked for, and who was over it
+        # (engine/titles/t1870/trains.py crowded): a cache, not state
+        self.crowd_memo: Any = None
         self._reset()
         for a in actions:
             self.apply(a)

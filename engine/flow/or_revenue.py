@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import market as mk
 from engine.errors import EngineError
+from engine.routes.revenue import score_routes, train_spec
 from engine.routes.types import Board, RouteRules, TrainSpec
 from engine.state import Corporation, Train
 
@@ -26,13 +27,9 @@ class RevenueRules(OperatingHost):
         return [t for t in game.state.trains if t.owner == cid and not t.gone]
 
     def train_spec(self, game: Game, train: Train) -> TrainSpec:
-        from engine.routes.revenue import train_spec
-
         return train_spec(self.data, train.id, train.face)
 
     def run_routes(self, game: Game, rnd: OperatingRound, corp: Corporation, action: Any) -> None:
-        from engine.routes.revenue import score_routes
-
         trains = {t.id: t for t in self.active_trains(game, corp)}
         for r in action.routes:
             if r.train not in trains:
@@ -91,8 +88,6 @@ class RevenueRules(OperatingHost):
     def _route_audit(board: Board, corp_id: str, specs: dict[str, TrainSpec], action: Any,
                      rules: RouteRules, revenues: list[int]) -> Any:
         def audit() -> str | None:
-            from engine.routes.revenue import score_routes
-
             try:
                 computed = score_routes(board, corp_id, specs, action.routes, rules)
             except EngineError as err:

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import tiles
 from engine.errors import EngineError
+from engine.routes.graph import board_key, track_graph
+from engine.routes.reach import known_reach, reachable, reaches_any, reaches_city, token_nodes
 from engine.routes.types import Board
 from engine.state import Corporation
 
@@ -23,8 +25,6 @@ else:
 def tiles_memo(board: Board) -> dict[str, Any]:
     """A memo for a new board with `board`'s tiles: the same tile layout key (one key object per
     layout, so that the graph cache finds it without comparing layouts)."""
-    from engine.routes.graph import board_key
-
     return {"tiles": board_key(board)}
 
 
@@ -53,14 +53,10 @@ class TokenRules(OperatingHost):
         return self.board(game)
 
     def reach(self, game: Game, corp: Corporation) -> Any:
-        from engine.routes.reach import reachable
-
         return reachable(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
 
     def reaches_city(self, game: Game, corp: Corporation, hex_name: str, city: int) -> bool:
         """(hex_name, "city", city) in self.reach(game, corp).cities, walking only as far as needed."""
-        from engine.routes.reach import reaches_city
-
         return reaches_city(self.reach_board(game, corp), corp.id, self.pass_through_offboards,
                             hex_name, city)
 
@@ -150,9 +146,6 @@ class TokenRules(OperatingHost):
         """bool(self.token_targets(game, corp)), walking only until a target is reached: the
         cities that pass the other checks are the walk's targets (a city is among the reached
         cities when a path ending at it is reached, or it holds one of the corporation's tokens)."""
-        from engine.routes.graph import track_graph
-        from engine.routes.reach import known_reach, reaches_any, token_nodes
-
         board = self.reach_board(game, corp)
         if known_reach(board, corp.id, self.pass_through_offboards) is not None:
             return next(self._token_targets(game, corp), None) is not None  # (the first one will do)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
 from engine.errors import EngineError
+from engine.routes.reach import reaches_two_nodes
 from engine.state import Corporation, Train
 
 if TYPE_CHECKING:
@@ -69,6 +70,10 @@ class TrainRules(OperatingHost):
         return len(self.active_trains(game, corp)) < self.train_limit_for(game, corp)
 
     def train_limit_for(self, game: Game, corp: Corporation) -> int:
+        return self.phase_train_limit(game)
+
+    def phase_train_limit(self, game: Game) -> int:
+        """The phase's train limit (the common rule's limit for every corporation)."""
         return int(self.phase_data(game).get("train_limit", self.train_limit))
 
     def min_train_price(self, game: Game, corp: Corporation) -> int | None:
@@ -85,8 +90,6 @@ class TrainRules(OperatingHost):
 
     def has_route(self, game: Game, corp: Corporation) -> bool:
         """The network touches two nodes or more (len(reach.nodes) >= 2)."""
-        from engine.routes.reach import reaches_two_nodes
-
         return reaches_two_nodes(self.reach_board(game, corp), corp.id, self.pass_through_offboards)
 
     def must_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:

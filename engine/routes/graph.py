@@ -112,15 +112,17 @@ class TrackGraph:
     _path_nodes: list[tuple[int, ...]] | None = None
     # node -> the paths with another node on them (made on first use, see reach.reaches_two_nodes)
     beyond: dict[int, frozenset[int]] = field(default_factory=dict)
-    # hex -> its numbered part (shared with other graphs where the hex and its numbering agree)
+    # hex -> its numbered part (shared with other graphs where the hex and its numbering agree).
+    # `placed`, `ends` and `pieces` leave out the hexes with neither track nor a node (an empty
+    # hex has no part in any walk; most of a board's hexes early in a game)
     placed: dict[str, Any] = field(default_factory=dict)
     # what the next graph of the title reuses (see `_build`): the laid tiles built for, the
     # pieces and stubs, and per hex in the title's order (and at the end) the numbers of paths,
-    # nodes and stubs before it
+    # nodes, stubs and hexes with a part (entries of `placed`, `ends`, `pieces`) before it
     tiles: frozenset[tuple[str, tuple[str, int]]] = frozenset()
     pieces: dict[str, _Piece] = field(default_factory=dict)
     stubs: list[tuple[int, ...]] = field(default_factory=list)
-    starts: list[tuple[int, int, int]] = field(default_factory=list)
+    starts: list[tuple[int, int, int, int]] = field(default_factory=list)
 
     @property
     def path_nodes(self) -> list[tuple[int, ...]]:
@@ -223,24 +225,27 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
         order = _hex_order(data)
         start = min((order.get(h, 0) for h, _ in tiles_key ^ prev.tiles), default=len(items))
         if start:
-            p0, n0, s0 = prev.starts[start]
+            p0, n0, s0, h0 = prev.starts[start]
             g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
             g.node_ids = dict(islice(prev.node_ids.items(), n0))
-            g.ends = dict(islice(prev.ends.items(), start))
-            g.placed = dict(islice(prev.placed.items(), start))
-            g.pieces = dict(islice(prev.pieces.items(), start))
+            g.ends = dict(islice(prev.ends.items(), h0))
+            g.placed = dict(islice(prev.placed.items(), h0))
+            g.pieces = dict(islice(prev.pieces.items(), h0))
             g.starts = prev.starts[:start]
     all_ends, pieces, g_placed = g.ends, g.pieces, g.placed
     # (the loop below runs for every hex after the first changed one at every lay: kept lean)
     add_paths, add_nodes, add_ids, add_stubs = g.paths.extend, g.nodes.extend, g.node_ids.update, g.stubs.extend
     add_start = g.starts.append
     tiles_get = board.tiles.get
-    base, node_base, stub_base = len(g.paths), len(g.nodes), len(g.stubs)
+    base, node_base, stub_base, n_parts = len(g.paths), len(g.nodes), len(g.stubs), len(g.placed)
     for hex_name, of_hex in items[start:]:
-        add_start((base, node_base, stub_base))
+        add_start((base, node_base, stub_base, n_parts))
         piece = of_hex.get(tiles_get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
+        if not piece.paths and not piece.nodes:  # (an empty hex: no part, see `placed`)
+            continue
+        n_parts += 1
         pieces[hex_name] = piece
         placed = piece.placed.get((base, node_base))
         if placed is None:
@@ -258,7 +263,7 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             add_ids(placed[4])
             add_nodes(placed[3])
             node_base += n_nodes
-    add_start((base, node_base, stub_base))
+    add_start((base, node_base, stub_base, n_parts))
     return g
 
 
@@ -293,7 +298,8 @@ def _number_bits(g: TrackGraph) -> tuple[dict[tuple[tuple[str, int, tuple[int, i
     for hex_name, piece in pieces.items():
         if not piece.later:
             continue
-        sig = tuple([pieces[nb].by_edge.get(facing) for _, _, nb, facing in piece.later])
+        sig = tuple([nb_piece.by_edge.get(facing) if (nb_piece := pieces.get(nb)) is not None else None
+                     for _, _, nb, facing in piece.later])
         keys = piece.crossings.get(sig)
         if keys is None:
             keys = _crossings(piece, hex_name, sig)

@@ -267,7 +267,9 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
 
     def close_at_zero(self, game: Game) -> list[Corporation]:
         """Close every company at $0, in the order of the charter list."""
-        at_zero = [c for c in game.state.corporations.values() if self.closing(game, c)]
+        cell_types = self.market.cell_types  # (asked after every action: `closing` inline)
+        at_zero = [c for c in game.state.corporations.values()
+                   if not c.closed and c.cell is not None and "close" in cell_types.get(c.cell, ())]
         for corp in at_zero:
             self.close_corporation(game, corp)
         return at_zero

@@ -8,6 +8,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import EngineError
+from engine.flow.or_trains import TrainRules
 from engine.state import Corporation, Train
 from engine.titles.t1870.ids import D_COPIES, D_DISCOUNT, D_DISTANCE
 from engine.titles.t1870.state import state1870
@@ -146,26 +147,30 @@ class TrainRules1870(Title):
 
     def crowded(self, game: Game) -> list[Corporation]:
         """Corporations over their train limit (asked at every step: one pass over the trains)."""
+        st = game.state
+        owners = [t.owner for t in st.trains if t.owner is not None and not t.gone]
+        if not owners:
+            return []
+        corps = st.corporations
+        if type(self).train_limit_for is TrainRules.train_limit_for:
+            # the common rule's limit is the phase's, the same for every corporation: who holds
+            # more trains than it depends only on the held trains and the phase (kept on the
+            # game for the next question while they stay the same)
+            memo = game.crowd_memo
+            if memo is not None and memo[0] == owners and memo[1] == st.phase:
+                over: set[str] = memo[2]
+            else:
+                limit = self.phase_train_limit(game)
+                over = {o for o in set(owners) if owners.count(o) > limit}
+                game.crowd_memo = (owners, st.phase, over)
+            return [c for c in corps.values() if c.id in over and not c.closed] if over else []
         held: dict[str, int] = {}
-        for t in game.state.trains:
-            owner = t.owner
-            if owner is not None and not t.gone:
-                held[owner] = held.get(owner, 0) + 1
-        corps = game.state.corporations
-        # limits asked only of holders; the common rule's limit is the phase's, the same for
-        # every corporation: asked once
-        from engine.flow.or_trains import TrainRules
-
-        one = type(self).train_limit_for is TrainRules.train_limit_for
-        limit = -1
+        for owner in owners:
+            held[owner] = held.get(owner, 0) + 1
         over = set()
         for o, n in held.items():
             c = corps.get(o)
-            if c is None or c.closed:
-                continue
-            if not one or limit < 0:
-                limit = self.train_limit_for(game, c)
-            if n > limit:
+            if c is not None and not c.closed and n > self.train_limit_for(game, c):
                 over.add(o)
         return [c for c in corps.values() if c.id in over] if over else []
 
