@@ -38,8 +38,9 @@ def _auto_key(a: Any) -> dict[str, Any]:
 class Game(Replaying):
     """One game. `apply` validates and applies an action or raises EngineError unchanged.
 
-    A refused live move is checked on the live state and rolled back to a snapshot taken just
-    before it; an undo restores the latest snapshot at or before the moves still in effect and
+    A refused live move is checked on the live state and rolled back to the latest snapshot
+    before it (one is kept at least every snapshots.LIVE_EVERY live moves) and a replay of the
+    moves since, as accepted; an undo restores the latest snapshot at or before the moves still in effect and
     replays only the moves after it; a redo applies the moves it puts back to the current state.
     Snapshots are a cache; the log stays the only source of the state."""
 
@@ -201,11 +202,10 @@ class Game(Replaying):
             claimed, act = list(act.auto_actions), act.model_copy(update={"auto_actions": []})
 
         def run() -> Any:
-            n = len(self._applied)
-            if not logged and n not in self._checkpoints:
-                # a live move is checked on the live state: keep the state before it, to go
-                # back to if it is refused
-                self._checkpoints[n] = self._snapshot()
+            if not logged:
+                # a live move is checked on the live state: keep a way back to the state
+                # before it, if it is refused (engine/snapshots.py, LIVE_EVERY)
+                self._keep_before_live(len(self._applied))
             self._trusting = logged
             from engine.events import Recorder
 
@@ -315,6 +315,7 @@ class Game(Replaying):
         if self.state.programs:
             programs.observe(self, act, before.kind == "stock", before)
         self._apply_auto(act)
+        self.title.action_over(self)
 
     def _run_programs(self) -> list[dict[str, Any]]:
         """The programmed moves of whoever must act now, made one after another while the turn
