@@ -23,7 +23,7 @@ from engine.undos import Undos, effective_actions
 
 if TYPE_CHECKING:
     from engine.legal import Legal
-    from engine.view import GameView
+    from engine.view import GameView, ViewKey
 
 __all__ = ["Game", "Undos", "effective_actions"]
 
@@ -370,6 +370,12 @@ class Game(Replaying):
         from engine.viewbuild import build_view
 
         return build_view(self)
+
+    def view_key(self) -> ViewKey:
+        """The hexes, market, who acts and the round, as `view()` gives them, without the rest."""
+        from engine.viewbuild import build_key
+
+        return build_key(self)
 
     def result(self) -> dict[str, int]:
         return {p.id: self.title.player_value(self, p) for p in self.state.players}
