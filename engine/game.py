@@ -115,6 +115,8 @@ class Game(Replaying):
         self._recorder: Any = None
         # the last board made of the state (engine/flow/or_tokens.py board): a cache, not state
         self.board_memo: Any = None
+        # the digest of the state after the last action (engine/events.py): a cache, not state
+        self.digest_memo: Any = None
         self._reset()
         for a in actions:
             self.apply(a)
