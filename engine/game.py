@@ -275,6 +275,11 @@ class Game(Replaying):
         self._pending = []
         del self.log[size:]
         self._sync(self._undos.live)
+        n = len(self._applied)
+        if n not in self._checkpoints:
+            # the position a move was refused at is kept: a retry there (the usual next step)
+            # is then rolled back from it, without a replay
+            self._checkpoints[n] = self._snapshot()
 
     def _check_live(self, act: Any, agreed: bool) -> None:
         """What a live move may not be: only what the legal answer offers is a move."""
