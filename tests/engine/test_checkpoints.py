@@ -131,45 +131,46 @@ def test_a_snapshot_holds_no_track_graph(title: str, seed: int, players: int, mo
     assert not [p for p in pickles if b"engine.routes" in p]
 
 
-def _exact(g: Game) -> tuple[bytes, list[tuple[tuple[object, ...], tuple[object, ...]]]]:
-    """The game's state exactly: its values (a pickle without its memo: every value written out
-    where it is reached) and which mutable objects in it are one object reached twice."""
-    import io
-
-    from engine import snapshots
-
+def _exact(g: Game) -> tuple[list[tuple[tuple[object, ...], object]], list[tuple[object, ...]]]:
+    """The game's state exactly: every value it holds by where it is reached (dicts in their
+    order, sets as sets), and which mutable objects in it are one object reached twice."""
     payload = (g.state, g.round, g._title_state(), g.turn, g.or_number, g.last_hexes)
     shared = {id(v) for v in g._shared().values()}
-    buf = io.BytesIO()
-    pickler = snapshots._SnapPickler(buf, {i: "x" for i in shared})
-    pickler.fast = True  # no memo: equal values give equal bytes, whatever their identity
-    pickler.dump(payload)
     first: dict[int, tuple[object, ...]] = {}
-    aliases: list[tuple[tuple[object, ...], tuple[object, ...]]] = []
+    values: list[tuple[tuple[object, ...], object]] = []
+    aliases: list[tuple[object, ...]] = []
 
     def walk(o: object, path: tuple[object, ...]) -> None:
-        if id(o) in shared or isinstance(o, (str, bytes, int, float, type(None))):
+        if id(o) in shared:
+            values.append((path, "<shared>"))
+            return
+        if isinstance(o, (str, bytes, int, float, type(None))):
+            values.append((path, o))
             return
         if not isinstance(o, (tuple, frozenset)):
             if id(o) in first:
                 aliases.append((path, first[id(o)]))
                 return
             first[id(o)] = path
+        values.append((path, type(o).__qualname__))
         if isinstance(o, dict):
             for k, v in o.items():
                 walk(v, (*path, repr(k)))
         elif isinstance(o, (list, tuple)):
             for i, v in enumerate(o):
                 walk(v, (*path, i))
+        elif isinstance(o, (set, frozenset)):
+            values.append((path, sorted(map(repr, o))))
         elif hasattr(o, "__dict__") or hasattr(type(o), "__slots__"):
             names = [*getattr(o, "__dict__", {})]
             names += [n for c in type(o).__mro__ for n in getattr(c, "__slots__", ())
                       if hasattr(o, n)]
             for n in names:
-                walk(getattr(o, n), (*path, n))
+                if n != "__weakref__":
+                    walk(getattr(o, n), (*path, n))
 
     walk(payload, ())
-    return buf.getvalue(), aliases
+    return values, aliases
 
 
 def _wrong_moves(g: Game) -> list[dict[str, object]]:
