@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from bot import naming
-from bot.images import ImageDesk
+from bot.images import ImageDesk, LazyView
 from bot.lag import LagMonitor
 from bot.mail.repo import is_mail_user
 from bot.naming import Named
@@ -26,7 +26,7 @@ from bot.store.asked import AskedRepo
 from bot.store.locks import CREATE_KEY, GameLocks
 from engine.game import Game
 from engine.legal import Legal
-from engine.view import GameView
+from engine.view import GameView, ViewKey
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -44,10 +44,10 @@ class Live:
     game: Game
     records: list[ActionRecord] = field(default_factory=list)
     size: int = 0  # bytes the replayed game holds (measured at load, grown per move)
-    # the game's view after its latest move, and the log length it shows: the next move's
-    # "before" (which images changed), not built again
-    view: GameView | None = None
-    view_at: int = -1
+    # the key of the game's view after its latest move (its hexes, market, who acts, round),
+    # and the log length it shows: the next move's "before" (which images changed)
+    key: ViewKey | None = None
+    key_at: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class Turn:
 class Draw:
     """Images still to render for a reply (after the game's lock is released)."""
 
-    view: GameView | None
+    view: GameView | LazyView | None
     kinds: tuple[str, ...]
     game_id: int = 0
     stamp: int = 0  # the stored log's length: names the state drawn
@@ -281,7 +281,11 @@ class ServiceCore:
 
     def _draw(self, reply: Reply, draw: Draw) -> None:
         """Give the reply its images to draw once it is sent (bot/images.py)."""
-        if draw.view is not None and draw.kinds and self.render_images:
+        # a state whose images are the same as the last one's still takes over images of the
+        # game not drawn yet (the newest state is drawn: a LazyView of an older state could
+        # not be built once the game has moved on)
+        if draw.view is not None and self.render_images and (
+                draw.kinds or self.images.waiting(draw.game_id)):
             reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds,
                                               reply.clocks)
 

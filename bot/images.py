@@ -16,7 +16,7 @@ import asyncio
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -61,6 +61,25 @@ def _nothing() -> None:
     """A job that only makes the pool start a worker (which warms up first)."""
 
 
+class LazyView:
+    """The view of a stored state, built only when an image of it is drawn: under load most
+    states of a busy game are superseded by a newer move before their turn to be drawn comes,
+    and a full view costs more of the bot's CPU than the move. `build` gives the view of that
+    state, or None when the game has left it (a newer move or an undo made since); it runs
+    once (its view kept)."""
+
+    __slots__ = ("_build", "_view")
+
+    def __init__(self, build: Callable[[], Awaitable[GameView | None]]) -> None:
+        self._build = build
+        self._view: GameView | None = None
+
+    async def get(self) -> GameView | None:
+        if self._view is None:
+            self._view = await self._build()
+        return self._view
+
+
 @dataclass(slots=True)
 class _GameImages:
     latest: int = 0  # the newest ticket given for this game
@@ -94,7 +113,12 @@ class ImageDesk:
         self._games.move_to_end(game_id)
         return state
 
-    def ticket(self, game_id: int, stamp: int, view: GameView, kinds: Sequence[str],
+    def waiting(self, game_id: int) -> bool:
+        """Whether images of this game were asked for and their drawing has not started."""
+        state = self._games.get(game_id)
+        return state is not None and bool(state.pending)
+
+    def ticket(self, game_id: int, stamp: int, view: GameView | LazyView, kinds: Sequence[str],
                clocks: Sequence[tuple[str, float]] = ()) -> ImageJob:
         """Register a move's images (called in the move's order, under the game's lock)."""
         state = self._game(game_id)
@@ -124,14 +148,26 @@ class ImageDesk:
         self._busy += 1
         self._idle.clear()
         try:
-            async with self._slots:
-                state = self._game(job.game_id)
-                if job.ticket < state.latest:
-                    self.superseded += 1
+            view = job.view
+            while True:
+                async with self._slots:
+                    state = self._game(job.game_id)
+                    if job.ticket < state.latest:
+                        self.superseded += 1
+                        return []
+                    if not isinstance(view, LazyView):
+                        kinds = tuple(state.pending) or job.kinds
+                        state.pending.clear()
+                        return await self._render(state, job.stamp, view, kinds,
+                                                  dict(job.clocks))
+                # its turn came: the view is built now, out of the slot (its builder waits for
+                # the game's lock, whose holder may be waiting for a slot: `now`), then the job
+                # is looked at again (a newer move may have come meanwhile)
+                built = await view.get()
+                if built is None:  # the game has left that state: its kinds stay pending,
+                    self.superseded += 1  # for the newer state's ticket
                     return []
-                kinds = tuple(state.pending) or job.kinds
-                state.pending.clear()
-                return await self._render(state, job.stamp, job.view, kinds, dict(job.clocks))
+                view = built
         finally:
             self._busy -= 1
             if self._busy == 0:

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot import consent, moves, naming, ports, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
+from bot.images import LazyView
 from bot.naming import Named
 from bot.replies import Attachment, BotError, Reply
 from bot.store import ActionRecord, DuplicateInteraction, SeqTaken
@@ -19,7 +20,7 @@ from engine.actions import Action
 from engine.game import Game
 from engine.legal import Legal
 from engine.routes.byname import routes_by_name
-from engine.view import GameView
+from engine.view import GameView, ViewKey
 from render.rotations import render_rotations
 from render.routes import render_routes
 
@@ -141,7 +142,7 @@ class ServicePlay(ServiceCore):
             # loop keeps serving other games meanwhile
             # one hop: the move, what it said and what follows (stored below; a move the store
             # refuses drops the game from the cache, so nothing worked out here is kept)
-            known = live.view if live.view_at == len(live.records) else None
+            known = live.key if live.key_at == len(live.records) else None
             done = await self.run_engine(self._engine_move, game, action, agreed, known,
                                          story.player_names(live.record),
                                          (live.record.id, len(live.records)))
@@ -191,7 +192,7 @@ class ServicePlay(ServiceCore):
             if done.after is None:
                 raise done.failed or RuntimeError("no view after the move")
             after, kinds, turn = done.after
-            live.view, live.view_at = after, len(live.records)
+            live.key, live.key_at = after, len(live.records)
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
                 reply.text += "\n" + self._result_text(live.record, turn)
@@ -208,14 +209,32 @@ class ServicePlay(ServiceCore):
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
             return reply, Draw(None, ())
-        return reply, Draw(after, kinds, live.record.id, len(live.records))
+        stamp = len(live.records)
+        return reply, Draw(self._lazy_view(live.record.id, stamp), kinds,
+                           live.record.id, stamp)
+
+    def _lazy_view(self, game_id: int, stamp: int) -> LazyView:
+        """The view of the game's state after `stamp` stored moves, built when an image of it
+        is drawn (bot/images.py), under the game's lock, if the game is still at that state
+        (else None: a newer state's images are drawn instead)."""
+
+        async def build() -> GameView | None:
+            async with self._locks[game_id]:
+                live = self._cache.get(game_id)
+                # the game as the move left it (or loaded again from the same stored log)
+                if live is None or len(live.records) != stamp:
+                    return None
+                view: GameView = await self.run_engine(live.game.view)
+                return view
+
+        return LazyView(build)
 
     def _engine_move(self, game: Game, action: dict[str, Any], agreed: bool,
-                     known: GameView | None, shown: dict[str, str],
+                     known: ViewKey | None, shown: dict[str, str],
                      story_key: tuple[int, int]) -> _Moved:
         """On an engine thread, one hop for a move: the move (or its refusal: EngineError),
-        then the move in words and what followed from it (bot/story.py), then the view after
-        it, the images that changed and who acts next. A failure after the move is kept in
+        then the move in words and what followed from it (bot/story.py), then the key of the
+        view after it, the images that changed and who acts next. A failure after the move is kept in
         the answer (the move stands: the caller stores it, then reports the failure as
         before)."""
         stored, before = self._engine_apply(game, action, agreed, known)
@@ -233,22 +252,23 @@ class ServicePlay(ServiceCore):
 
     @staticmethod
     def _engine_apply(game: Game, action: dict[str, Any], agreed: bool,
-                      known: GameView | None = None) -> tuple[Action, GameView]:
-        """On an engine thread: the view before the move (`known`: the view after the
+                      known: ViewKey | None = None) -> tuple[Action, ViewKey]:
+        """On an engine thread: the view's key before the move (`known`: the key after the
         previous move, the game unchanged since), then the move (or its refusal)."""
-        before: GameView = known if known is not None else game.view()
+        before: ViewKey = known if known is not None else game.view_key()
         stored: Action = game.apply(action, agreed=agreed)
         return stored, before
 
-    def _engine_after(self, game: Game, before: GameView
-                      ) -> tuple[GameView, tuple[str, ...], Turn]:
-        """On an engine thread: the view after the move, which images changed, and who acts
-        next (their legal answer is worked out now and kept for their first command)."""
-        after: GameView = game.view()
+    def _engine_after(self, game: Game, before: ViewKey
+                      ) -> tuple[ViewKey, tuple[str, ...], Turn]:
+        """On an engine thread: the view's key after the move (the full view is built only if
+        its images are drawn), which images changed, and who acts next (their legal answer is
+        worked out now and kept for their first command)."""
+        after: ViewKey = game.view_key()
         return after, self._changed(before, after), self._turn(game)
 
     @staticmethod
-    def _changed(before: GameView, after: GameView) -> tuple[str, ...]:
+    def _changed(before: ViewKey | GameView, after: ViewKey | GameView) -> tuple[str, ...]:
         kinds = []
         if before.hexes != after.hexes:
             if after.last_hexes:
@@ -268,7 +288,7 @@ class _Moved:
 
     dumped: dict[str, Any]
     told: tuple[str | None, list[str]] | None = None
-    after: tuple[GameView, tuple[str, ...], Turn] | None = None
+    after: tuple[ViewKey, tuple[str, ...], Turn] | None = None
     failed: Exception | None = None
 
 

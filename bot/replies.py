@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from bot.images import LazyView
     from engine.view import GameView
 
 
@@ -30,7 +31,7 @@ class ImageJob:
     game_id: int
     ticket: int
     stamp: int
-    view: GameView
+    view: GameView | LazyView  # LazyView: built when its turn to be drawn comes
     kinds: tuple[str, ...]
     clocks: tuple[tuple[str, float], ...] = ()  # (engine player id, seconds on turns): the card
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine.core import shares
 from engine.digest import Digest, digest
@@ -58,7 +58,7 @@ class Recorder:
 
     def __init__(self, game: Any, action: Any) -> None:
         self.action = action
-        self.before = digest(game)
+        self.before = _settled_digest(game)
         self.middle: Digest | None = None
         self.skipped: list[str] = []  # players a stock round passed over, automatic actions too
 
@@ -73,11 +73,27 @@ class Recorder:
             self.middle = digest(game)
 
     def finish(self, game: Any) -> list[Event]:
-        after = digest(game)
+        after = _settled_digest(game)
         middle = self.middle or after
         if middle.round_kind == "stock":
             middle = dataclasses.replace(middle, skipped=tuple(self.skipped))
         return events_between(game, self.before, middle, after, self.action)
+
+
+def _settled_digest(game: Any) -> Digest:
+    """The digest of the game's state between actions: the one an action's `finish` took is
+    the next action's `before` while the state has not changed since (the game counts every
+    change of its state: `Game._processed`, as its legal answer's cache does). Kept on the
+    game as a cache; digests are only read."""
+    processed = getattr(game, "_processed", None)
+    key = (processed, id(game.state), id(game.round))
+    kept = getattr(game, "digest_memo", None)
+    if processed is not None and kept is not None and kept[0] == key:
+        return cast(Digest, kept[1])
+    made = digest(game)
+    if processed is not None:
+        game.digest_memo = (key, made)
+    return made
 
 
 def _per_share(game: Any, corp_id: str, total: int) -> int | float | None:

@@ -23,7 +23,7 @@ from engine.undos import Undos, effective_actions
 
 if TYPE_CHECKING:
     from engine.legal import Legal
-    from engine.view import GameView
+    from engine.view import GameView, ViewKey
 
 __all__ = ["Game", "Undos", "effective_actions"]
 
@@ -38,8 +38,9 @@ def _auto_key(a: Any) -> dict[str, Any]:
 class Game(Replaying):
     """One game. `apply` validates and applies an action or raises EngineError unchanged.
 
-    A refused live move is checked on the live state and rolled back to a snapshot taken just
-    before it; an undo restores the latest snapshot at or before the moves still in effect and
+    A refused live move is checked on the live state and rolled back to the latest snapshot
+    before it (one is kept at least every snapshots.LIVE_EVERY live moves) and a replay of the
+    moves since, as accepted; an undo restores the latest snapshot at or before the moves still in effect and
     replays only the moves after it; a redo applies the moves it puts back to the current state.
     Snapshots are a cache; the log stays the only source of the state."""
 
@@ -117,6 +118,8 @@ class Game(Replaying):
         # the held trains and phase 1870's train limit was last checked for, and who was over it
         # (engine/titles/t1870/trains.py crowded): a cache, not state
         self.crowd_memo: Any = None
+        # the digest of the state after the last action (engine/events.py): a cache, not state
+        self.digest_memo: Any = None
         self._reset()
         for a in actions:
             self.apply(a)
@@ -204,11 +207,10 @@ class Game(Replaying):
             claimed, act = list(act.auto_actions), act.model_copy(update={"auto_actions": []})
 
         def run() -> Any:
-            n = len(self._applied)
-            if not logged and n not in self._checkpoints:
-                # a live move is checked on the live state: keep the state before it, to go
-                # back to if it is refused
-                self._checkpoints[n] = self._snapshot()
+            if not logged:
+                # a live move is checked on the live state: keep a way back to the state
+                # before it, if it is refused (engine/snapshots.py, LIVE_EVERY)
+                self._keep_before_live(len(self._applied))
             self._trusting = logged
             from engine.events import Recorder
 
@@ -276,6 +278,11 @@ class Game(Replaying):
         self._pending = []
         del self.log[size:]
         self._sync(self._undos.live)
+        n = len(self._applied)
+        if n not in self._checkpoints:
+            # the position a move was refused at is kept: a retry there (the usual next step)
+            # is then rolled back from it, without a replay
+            self._checkpoints[n] = self._snapshot()
 
     def _check_live(self, act: Any, agreed: bool) -> None:
         """What a live move may not be: only what the legal answer offers is a move."""
@@ -318,6 +325,7 @@ class Game(Replaying):
         if self.state.programs:
             programs.observe(self, act, before.kind == "stock", before)
         self._apply_auto(act)
+        self.title.action_over(self)
 
     def _run_programs(self) -> list[dict[str, Any]]:
         """The programmed moves of whoever must act now, made one after another while the turn
@@ -372,6 +380,12 @@ class Game(Replaying):
         from engine.viewbuild import build_view
 
         return build_view(self)
+
+    def view_key(self) -> ViewKey:
+        """The hexes, market, who acts and the round, as `view()` gives them, without the rest."""
+        from engine.viewbuild import build_key
+
+        return build_key(self)
 
     def result(self) -> dict[str, int]:
         return {p.id: self.title.player_value(self, p) for p in self.state.players}

@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 
 CHECKPOINT_EVERY = 16  # snapshots at every 16th move in effect (the latest few kept)
 CHECKPOINTS_KEPT = 4  # how many of those
-RECENT_KEPT = 8  # and a snapshot before each of the latest moves of the live path
+RECENT_KEPT = 8  # and the snapshots of the latest moves of the live path
+# a live move is checked on the live state; the state before it is kept unless a snapshot at
+# most LIVE_EVERY - 1 moves older holds: a refused move (or an undo) then replays at most that
+# many moves from it, instead of every live move paying for a pickle of the state
+LIVE_EVERY = 4
 _STATIC = ("data", "market", "options", "phase_names", "train_specs")  # a title's fixed facts
 
 
@@ -115,6 +119,13 @@ class Checkpoints:
         self._set_title_state(title_state)
         self._warnings, self._audits = list(warnings), list(audits)
         self._processed += 1
+
+    def _keep_before_live(self, n: int) -> None:
+        """Before a live move (the state after n moves in effect): a snapshot of the state,
+        unless one kept after LIVE_EVERY - 1 or fewer moves fewer still holds (a refused move
+        is then rolled back by loading that one and replaying the moves since, as accepted)."""
+        if not any(k in self._checkpoints for k in range(max(0, n - LIVE_EVERY + 1), n + 1)):
+            self._checkpoints[n] = self._snapshot()
 
     def _marks(self, n: int, start: int) -> set[int]:
         """Where a replay of moves start..n keeps snapshots: before its last move (an undo of

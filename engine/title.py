@@ -103,6 +103,13 @@ class Title(OperatingRules):
         """After every action the round processed, before the next round is settled: a title's
         end-of-action rules (1870 closes the companies at $0 here); default nothing."""
 
+    def action_over(self, game: Game) -> None:
+        """After an action and all that followed from it (the rounds settled, its automatic
+        actions processed): what a title keeps only while one action is processed is let go,
+        so that the state between actions is the same whether the action was made live or
+        replayed from the log (a refused live move is rolled back by a replay); default
+        nothing."""
+
     # ------------------------------------------------------------ who controls what
     def take_auto_actions(self, game: Game) -> list[dict[str, Any]]:
         """Automatic actions the rules made while the last action was processed, to be stored

@@ -115,3 +115,16 @@ class GameView:
     operating_order: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # short status lines (e.g. "GMO must buy a train")
     may: tuple[str, ...] = ()  # the action kinds the acting entity may take now (its step's)
+
+
+@dataclass(frozen=True, slots=True)
+class ViewKey:
+    """Part of a state's view, cheap to build (`Game.view_key`): its hexes, market, who acts
+    and round, each as in the `GameView` of that state. Two states' keys tell which of their
+    images differ without building either's full view."""
+
+    hexes: dict[str, HexState]
+    market: dict[tuple[int, int], tuple[str, ...]]
+    acting: tuple[str, ...]
+    round: str
+    last_hexes: tuple[str, ...] = ()

@@ -6,15 +6,39 @@ from typing import TYPE_CHECKING
 
 from engine.core import shares
 from engine.state import IPO, MARKET
-from engine.view import CompanyView, CorporationView, GameView, HexState, PlayerView, TrainStock
+from engine.view import (
+    CompanyView,
+    CorporationView,
+    GameView,
+    HexState,
+    PlayerView,
+    TrainStock,
+    ViewKey,
+)
 
 if TYPE_CHECKING:
     from engine.game import Game
 
 
-def build_view(game: Game) -> GameView:
+def build_key(game: Game) -> ViewKey:
+    """What the images of a state are drawn from in part, cheaply: the hexes, the market, who
+    acts and the round, as `build_view` gives them (what changed after a move is told by these;
+    the full view is built only for a state whose images are drawn)."""
+    acting = () if game.finished else (game.round.current()[0],)
+    return ViewKey(hexes=_hexes(game), market=_market(game), acting=acting,
+                   round=_round_name(game), last_hexes=game.last_hexes)
+
+
+def _round_name(game: Game) -> str:
+    return "Game over" if game.finished else game.round.name()
+
+
+def _market(game: Game) -> dict[tuple[int, int], tuple[str, ...]]:
+    return {k: tuple(v) for k, v in game.state.market.items() if v}
+
+
+def _hexes(game: Game) -> dict[str, HexState]:
     st, t = game.state, game.title
-    rnd = game.round
     hexes: dict[str, HexState] = {}
     names = set(st.tiles) | {h for h, _ in st.city_tokens}
     reserved_by_hex: dict[str, dict[int, list[str]]] = {}
@@ -35,7 +59,14 @@ def build_view(game: Game) -> GameView:
         markers = tuple((str(m[0]), str(m[1])) for m in hex_markers.get(h, ()))
         hexes[h] = HexState(h, placed.tile if placed else None, placed.rotation if placed else 0,
                             tokens, reserved, markers)
-    market: dict[tuple[int, int], tuple[str, ...]] = {k: tuple(v) for k, v in st.market.items() if v}
+    return hexes
+
+
+def build_view(game: Game) -> GameView:
+    st, t = game.state, game.title
+    rnd = game.round
+    hexes = _hexes(game)
+    market = _market(game)
     limit = t.cert_limit(game)
     players = tuple(
         PlayerView(
@@ -82,7 +113,7 @@ def build_view(game: Game) -> GameView:
     acting = () if game.finished else (rnd.current()[0],)
     return GameView(
         title=game.title_name, data=t.data,
-        round="Game over" if game.finished else rnd.name(),
+        round=_round_name(game),
         round_kind="end" if game.finished else rnd.kind,
         phase=st.phase, acting=acting, acting_players=game.acting_players(),
         bank_cash=st.bank.cash, hexes=hexes, market=market, players=players,

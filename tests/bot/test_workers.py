@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.images import ImageDesk
+from bot.images import ImageDesk, LazyView
 from bot.lag import LagMonitor
 from bot.ports import RealRenderer, Renderer
 from bot.service import Service
@@ -105,6 +105,47 @@ async def test_the_engine_never_runs_on_the_event_loop(
     assert on_loop == []
 
 
+async def test_images_drawn_late_show_the_state_their_move_left(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move's full view is built when its images' turn to be drawn comes (LazyView): they
+    show the state that move left, and a move superseded before its turn has no view built."""
+    from engine.game import Game
+
+    gated = env.renderer
+    assert isinstance(gated, GatedRenderer)
+    gated.gate.set()
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT)
+    await env.settle()
+    gated.gate.clear()
+    gated.calls.clear()
+    built: list[int] = []
+    original = Game.view
+
+    def counted(self: Game) -> Any:
+        built.append(len(self.log))
+        return original(self)
+
+    monkeypatch.setattr(Game, "view", counted)
+    first = await env.fake.invoke(env.alice, thread, "par", corporation="GMO", price="70")
+    for _ in range(200):  # its images are being drawn, held at the gate (the only slot)
+        if gated.calls:
+            break
+        await asyncio.sleep(0.05)
+    assert gated.calls and len(built) == 1
+    second = await env.fake.invoke(env.bob, thread, "par", corporation="IC", price="70,1,2")
+    third = await env.fake.invoke(env.cy, thread, "buy", corporation="GMO")
+    gated.gate.set()
+    await env.settle()
+    assert env.fake.final(second).files == []  # left to the newer move: never built
+    assert built == [built[0], built[0] + 2]
+    files = dict(env.fake.final(third).files)
+    live = await env.service._live(1)
+    assert files["market.png"] == RealRenderer().render("market", original(live.game))
+    assert "market.png" in dict(env.fake.final(first).files)
+
+
 async def test_only_the_newest_state_of_a_game_is_drawn() -> None:
     gate = threading.Event()
     renderer = CountingRenderer(gate)
@@ -126,6 +167,46 @@ async def test_only_the_newest_state_of_a_game_is_drawn() -> None:
     assert [a.data for a in got_third] == [b"market:v3", b"card:v3"]
     assert renderer.calls == [("map", "v1"), ("market", "v3"), ("card", "v3")]
     assert desk.superseded == 1
+    desk.close()
+
+
+def _lazy(name: str, built: list[str], state_gone: bool = False) -> LazyView:
+    async def build() -> Any:
+        built.append(name)
+        return None if state_gone else name
+
+    return LazyView(build)
+
+
+async def test_a_lazy_view_is_built_only_for_a_state_that_is_drawn() -> None:
+    gate = threading.Event()
+    renderer = CountingRenderer(gate)
+    desk = ImageDesk(renderer, workers=0)  # one drawing at a time
+    built: list[str] = []
+    first = desk.ticket(7, 1, _lazy("v1", built), ("map",))
+    busy = asyncio.ensure_future(desk.draw(first))  # its view built; holds the slot
+    await asyncio.sleep(0.05)
+    second = desk.ticket(7, 2, _lazy("v2", built), ("market",))
+    third = desk.ticket(7, 3, _lazy("v3", built), ("card",))
+    later = [asyncio.ensure_future(desk.draw(second)), asyncio.ensure_future(desk.draw(third))]
+    gate.set()
+    assert [a.data for a in await busy] == [b"map:v1"]
+    got_second, got_third = await asyncio.gather(*later)
+    assert got_second == [] and [a.data for a in got_third] == [b"market:v3", b"card:v3"]
+    assert built == ["v1", "v3"]  # the superseded state's view was never built
+    desk.close()
+
+
+async def test_a_job_whose_state_is_gone_leaves_its_images_to_the_next_ticket() -> None:
+    renderer = CountingRenderer()
+    desk = ImageDesk(renderer, workers=0)
+    built: list[str] = []
+    # the game moved on before the job's turn came, and that move changed no image
+    gone = desk.ticket(3, 1, _lazy("v1", built, state_gone=True), ("map", "market"))
+    assert await desk.draw(gone) == [] and desk.waiting(3)
+    newer = desk.ticket(3, 2, _lazy("v2", built), ())  # (play.py tickets it: images wait)
+    assert [a.data for a in await desk.draw(newer)] == [b"map:v2", b"market:v2"]
+    assert not desk.waiting(3) and built == ["v1", "v2"]
     desk.close()
 
 

@@ -129,3 +129,102 @@ def test_a_snapshot_holds_no_track_graph(title: str, seed: int, players: int, mo
     pickles = [snap[0][1] for snap in g._checkpoints.values() if snap[0][0] == "pickle"]
     assert pickles
     assert not [p for p in pickles if b"engine.routes" in p]
+
+
+def _exact(g: Game) -> tuple[list[tuple[tuple[object, ...], object]], list[tuple[object, ...]]]:
+    """The game's state exactly: every value it holds by where it is reached (dicts in their
+    order, sets as sets), and which mutable objects in it are one object reached twice."""
+    payload = (g.state, g.round, g._title_state(), g.turn, g.or_number, g.last_hexes)
+    shared = {id(v) for v in g._shared().values()}
+    first: dict[int, tuple[object, ...]] = {}
+    values: list[tuple[tuple[object, ...], object]] = []
+    aliases: list[tuple[object, ...]] = []
+
+    def walk(o: object, path: tuple[object, ...]) -> None:
+        if id(o) in shared:
+            values.append((path, "<shared>"))
+            return
+        if isinstance(o, (str, bytes, int, float, type(None))):
+            values.append((path, o))
+            return
+        if not isinstance(o, (tuple, frozenset)):
+            if id(o) in first:
+                aliases.append((path, first[id(o)]))
+                return
+            first[id(o)] = path
+        values.append((path, type(o).__qualname__))
+        if isinstance(o, dict):
+            for k, v in o.items():
+                walk(v, (*path, repr(k)))
+        elif isinstance(o, (list, tuple)):
+            for i, v in enumerate(o):
+                walk(v, (*path, i))
+        elif isinstance(o, (set, frozenset)):
+            values.append((path, sorted(map(repr, o))))
+        elif hasattr(o, "__dict__") or hasattr(type(o), "__slots__"):
+            names = [*getattr(o, "__dict__", {})]
+            names += [n for c in type(o).__mro__ for n in getattr(c, "__slots__", ())
+                      if hasattr(o, n)]
+            for n in names:
+                if n != "__weakref__":
+                    walk(getattr(o, n), (*path, n))
+
+    walk(payload, ())
+    return values, aliases
+
+
+def _wrong_moves(g: Game) -> list[dict[str, object]]:
+    """Moves the acting entity may not make now (most pass the first checks and are refused
+    by the round, on the live state)."""
+    lg = g.legal()
+    out: list[dict[str, object]] = []
+    for hex_name, options in lg.tiles.items():
+        bad = [(copy_id, r) for copy_id, rots in options for r in range(6) if r not in rots]
+        if bad:
+            out.append({"type": "lay_tile", "hex": hex_name, "tile": bad[0][0], "rotation": bad[0][1]})
+            break
+    depot = [t for t in g.state.trains if t.owner is None and not t.gone]
+    if depot and lg.entity_type == "corporation":
+        out.append({"type": "buy_train", "train": depot[0].id, "price": 1})
+    if "pass" not in lg.kinds:
+        out.append({"type": "pass"})
+    out.append({"type": "bid", "company": next(iter(g.state.companies)), "price": 1})
+    corp = next(iter(g.state.corporations.values()))
+    out.append({"type": "buy_shares", "shares": [corp.certs[-1].id], "percent": 10})
+    return [{**a, "entity": lg.entity, "entity_type": lg.entity_type} for a in out]
+
+
+@pytest.mark.parametrize("title,players,start", [("18MS", 4, 40), ("1870", 3, 120), ("18MEX", 4, 90)])
+def test_a_refusal_at_every_position_between_snapshots_leaves_the_state_exactly(
+        title: str, players: int, start: int) -> None:
+    """A live move keeps the state before it only every few moves (snapshots.LIVE_EVERY): a
+    refusal in between rolls back by a snapshot and a replay of the moves since. Whichever the
+    position, the state after the refusal is exactly the one before (the same pickled state,
+    the same legal answer) and that of a full replay of the log."""
+    from engine.randomplay import play_on
+    from engine.snapshots import LIVE_EVERY
+
+    g = random_game(title, seed=5, players=players, max_actions=start, undo=False)
+    seen = _counting(g)
+    replayed = 0
+    for step in range(2 * LIVE_EVERY + 1):
+        if g.finished:
+            break
+        before_state, before_legal = _exact(g), legal_moves(g)
+        for bad in _wrong_moves(g):
+            seen[0] = 0
+            size = len(g.log)
+            try:
+                g.apply(bad)
+            except EngineError:
+                pass
+            else:  # a legal move after all: take it back (undo) and go on
+                g.apply({"type": "undo", "entity": g.players[0][0], "entity_type": "player"})
+                del g.log[size:]
+                g._rebuild()
+            replayed = max(replayed, seen[0] - 1)
+            assert _exact(g) == before_state, (step, bad)
+            assert legal_moves(g) == before_legal
+        _same(g, _fresh(g))
+        play_on(g, seed=100 + step, max_actions=len(g.log) + 1, undo=False)
+    assert replayed >= 1  # some refusal was rolled back by a replay (the path under test)

@@ -155,3 +155,31 @@ def test_live_moves_report_their_events() -> None:
     assert (deal.get("percent"), deal.get("corp"), deal.get("price")) == (20, "GMO", 140)
     g.apply({"type": "undo", "entity": "a", "entity_type": "player"})
     assert g.last_events == []
+
+
+@pytest.mark.parametrize("title,players", [("18MS", 3), ("1870", 3), ("18MEX", 4)])
+def test_live_events_are_those_of_the_log_replayed(title: str, players: int) -> None:
+    """Each live move's events (the digest after a move is reused as the next move's before
+    while the state is unchanged) are those a replay of the log tells, refusals in between."""
+    from engine import EngineError, Game
+    from engine.randomplay import play_on
+
+    ids = [(str(1000 + i), f"Player {i}") for i in range(1, players + 1)]
+    g = Game(title, ids)
+    live: dict[int, list[Event]] = {}
+    for k in range(160):
+        play_on(g, seed=k, max_actions=len(g.log) + 1, undo=False)
+        if g.finished:
+            break
+        live[int(g.log[-1].id)] = list(g.last_events)
+        if k % 5 == 0:  # a refused move between two moves
+            eid, etype = g.current_entity()
+            try:
+                g.apply({"type": "buy_train", "train": g.state.trains[-1].id, "price": 1,
+                         "entity": eid, "entity_type": etype})
+            except EngineError:
+                pass
+            else:
+                raise AssertionError("a train for $1 was sold")
+    told = {int(act.id): events for act, events in story(g)}
+    assert live and {k: told[k] for k in live} == live

@@ -274,6 +274,12 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
             self.close_corporation(game, corp)
         return at_zero
 
+    def action_over(self, game: Game) -> None:
+        """The connection checks logged with the action are used up by now (the next action
+        notes its own, engine/titles/t1870/destinations.py): none kept between actions, as a
+        live move (which carries none) leaves it."""
+        self._logged_checks = None
+
     def action_processed(self, game: Game) -> None:
         """At the end of every action each company whose price is in a black $0 cell closes, in
         the order of the charter list; the round then moves past anyone left with nothing to do
