@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import Font, scaled_font
 from render.layout import Point
+from render.pngwrite import unfiltered_png
 from render.textmasks import kept_blocks_held, text_masks
 from render.theme import RGB
 
@@ -346,8 +347,8 @@ def to_png(img: Image.Image, compress_level: int = 3, palette: bool = False) -> 
     """PNG bytes; with `palette`, reduced to 256 colours first (no dithering): an antialiased
     map has a few hundred shades of a few dozen colours, and its PNG gets about half the size
     and faster to write (see `quantized`)."""
-    if palette:
-        img = quantized(img)
+    if palette:  # written by render.pngwrite (ISA-L's deflate where installed)
+        return unfiltered_png(quantized(img), compress_level)
     buf = _PngBuffer()
     img.save(buf, compress_level=compress_level)  # the format from the buffer's name
     return buf.getvalue()
