@@ -218,8 +218,9 @@ def text(
     hw = halo_width if halo is not None else 0
     if dfr is not None:
         k = dfr.scale
-        xy = (xy[0] / k, xy[1] / k)
-        f = scaled_font(f, 1.0 / k)
+        if k != 1:
+            xy = (xy[0] / k, xy[1] / k)
+            f = scaled_font(f, 1.0 / k)
         dfr.items.append((xy, s, f, fill, anchor, halo, hw))
     if rec is not None:
         b = _rel_bbox(f, s, anchor, hw)
