@@ -24,6 +24,7 @@ from __future__ import annotations
 import struct
 import zlib
 from types import ModuleType
+from typing import Any
 
 from PIL import Image
 
@@ -38,16 +39,38 @@ FAST_LEVELS = range(1, 4)  # zlib levels written with ISA-L's FAST_LEVEL instead
 FAST_LEVEL = 2  # ISA-L's levels are 0-3; 3 is ten times slower than 2 for 1-2 % less
 
 
-def deflate(data: bytes, compress_level: int) -> bytes:
-    """zlib-wrapped deflate of data: zlib's `compress_level` (0 stores, -1 zlib's default),
-    but a fast level (1-3) by ISA-L's FAST_LEVEL where the isal package is installed."""
+def _compressor(compress_level: int) -> Any:
+    """A zlib-wrapped deflate stream: zlib's `compress_level` (0 stores, -1 zlib's default), but
+    a fast level (1-3) by ISA-L's FAST_LEVEL where the isal package is installed."""
     if _isal is not None and compress_level in FAST_LEVELS:
-        return bytes(_isal.compress(data, FAST_LEVEL))
-    return zlib.compress(data, compress_level)
+        return _isal.compressobj(FAST_LEVEL)
+    return zlib.compressobj(compress_level)
+
+
+def deflate(data: bytes | memoryview, compress_level: int, prefix: bytes = b"") -> bytes:
+    """prefix + data, deflated by `_compressor(compress_level)` (without joining them)."""
+    c = _compressor(compress_level)
+    return bytes(c.compress(prefix) + c.compress(data) + c.flush())
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def _padded_rows(img: Image.Image, stride: int) -> bytes:
+    """img's pixel rows as packed bytes, each followed by zeros up to `stride` bytes: written by
+    Pillow's raw encoder into one buffer (Image.tobytes writes 64 kB pieces and joins them)."""
+    enc = Image._getencoder(img.mode, "raw", (img.mode, stride))
+    enc.setimage(img.im, (0, 0, *img.size))
+    pieces = []
+    while True:
+        _, status, data = enc.encode(stride * img.height)
+        pieces.append(data)
+        if status:
+            break
+    if status < 0:
+        raise RuntimeError(f"Pillow's raw encoder failed ({status})")
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
 def unfiltered_png(img: Image.Image, compress_level: int = 3) -> bytes:
@@ -55,17 +78,16 @@ def unfiltered_png(img: Image.Image, compress_level: int = 3) -> bytes:
     compressed by `deflate` at `compress_level` in one IDAT chunk."""
     if img.mode not in ("RGB", "P"):
         raise ValueError(f"unfiltered_png writes RGB and P images, not {img.mode}")
+    if img.info.get("transparency") is not None:
+        raise ValueError("unfiltered_png writes opaque images only")
     w, h = img.size
-    raw = img.tobytes()
-    stride = 3 * w if img.mode == "RGB" else w
-    rows = b"\x00" + b"\x00".join([raw[i:i + stride] for i in range(0, len(raw), stride)])
+    # every row after a 0 (its filter type): the rows each followed by a 0, shifted by one
+    padded = _padded_rows(img, (3 * w if img.mode == "RGB" else w) + 1)
+    idat = deflate(memoryview(padded)[:-1], compress_level, prefix=b"\x00")
     kind = 2 if img.mode == "RGB" else 3  # truecolour or indexed
     header = struct.pack(">IIBBBBB", w, h, 8, kind, 0, 0, 0)  # 8 bits, no interlace
     plte = b""
     if img.mode == "P":
-        pal = img.getpalette("RGB") or []
-        if img.info.get("transparency") is not None:
-            raise ValueError("unfiltered_png writes opaque palette images only")
-        plte = _chunk(b"PLTE", bytes(pal[:768]))
-    return (_SIGNATURE + _chunk(b"IHDR", header) + plte
-            + _chunk(b"IDAT", deflate(rows, compress_level)) + _chunk(b"IEND", b""))
+        plte = _chunk(b"PLTE", bytes((img.getpalette("RGB") or [0, 0, 0])[:768]))
+    return (_SIGNATURE + _chunk(b"IHDR", header) + plte + _chunk(b"IDAT", idat)
+            + _chunk(b"IEND", b""))

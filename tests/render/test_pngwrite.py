@@ -74,12 +74,12 @@ def test_unfiltered_png_holds_a_palette_image(level: int) -> None:
 @pytest.mark.parametrize("level", [0, 1, 2, 3, 4, 9, -1])
 def test_deflate_is_plain_zlib_deflate(level: int) -> None:
     data = bytes(random.Random(level).choices(range(8), k=50_000)) * 3
-    packed = pngwrite.deflate(data, level)
+    packed = pngwrite.deflate(memoryview(data)[1:], level, prefix=data[:1])
     assert zlib.decompress(packed) == data  # what any PNG reader inflates
-    if level in pngwrite.FAST_LEVELS and pngwrite._isal is not None:
-        assert packed != zlib.compress(data, level)  # ISA-L's stream, not zlib's
+    if level == 0:
+        assert len(packed) > len(data)  # stored
     else:
-        assert packed == zlib.compress(data, level)
+        assert len(packed) < len(data) / 2
 
 
 @pytest.mark.parametrize("title", ["18MS", "1870", "18MEX"])
