@@ -30,6 +30,7 @@ from render.draw import (
 from render.fonts import font
 from render.hexart import HexArt, draw_hex
 from render.labels import (
+    TILE_INK,
     HexLabels,
     Placer,
     place_discs,
@@ -270,8 +271,7 @@ def render_map_image(
     return out
 
 
-def _INK(v: int) -> int:
-    return 255 if v > 24 else 0
+_INK = [255 if v > 24 else 0 for v in range(256)]  # ink where the difference's grey is over 24
 
 
 def _ink_mask(out: Image.Image, lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
@@ -343,7 +343,7 @@ _NOT_ON_MAPS = ("ZONE_FILL", "PAR_OUTLINE", "HEADER_FILL", "HEADER_INK", "ROW_AL
 
 
 def _theme_colours() -> list[theme.RGB]:
-    out: list[theme.RGB] = [(0, 0, 0), (255, 255, 255)]  # theme.text_on's
+    out: list[theme.RGB] = [(0, 0, 0), (255, 255, 255), TILE_INK]  # theme.text_on's, labels'
     for name, v in vars(theme).items():
         if name in _NOT_ON_MAPS:
             continue
