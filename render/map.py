@@ -370,8 +370,8 @@ def title_palette(title: str) -> Image.Image:
     crowded demonstration board (render.demo.busy_view: its full map, and a close-up around its
     busiest city with the last move and an emphasised hex outlined), where the antialiased
     edges' blends are.  Each map is then only mapped to it, pixel by pixel (nearest colour):
-    an adaptive palette, chosen from each map's own pixels, cost a third more of the
-    quantizing and gave no closer images (bench/README.md, section 9)."""
+    an adaptive palette, chosen from a sample of each map's own pixels, doubled the quantizing
+    and was not closer to the map on average (bench/README.md, section 9)."""
     from render.demo import busy_view  # render.demo is not needed to draw a map
 
     view = busy_view(title)

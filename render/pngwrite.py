@@ -9,11 +9,11 @@ compress as well at the same zlib level (sizes within a few per cent, the card's
 sheet's about a fifth smaller).  A palette image's rows are unfiltered in Pillow's writer too.
 
 The compression itself is ISA-L's deflate (the `isal` package) where it is installed, for the
-fast levels: at its level 2 it is 5-10 times faster than zlib's level 1 on these images and
-its output is smaller than zlib's level 1, a few per cent larger than zlib's level 3
-(bench/README.md, section 9).  The stream is ordinary deflate in a zlib wrapper; any PNG
-reader decodes it.  The pixels are the same: PNG is lossless, only the bytes differ
-(tests/render/test_pngwrite.py decodes them).
+fast levels (1-3): at its level 2 it took a tenth of zlib's time on the market and the card
+and a fifth on the map; the files are 6-7 % smaller than zlib's level 1 on the map and 3-15 %
+larger than zlib's level 3 on the flat images (bench/README.md, section 9).  The stream is
+ordinary deflate in a zlib wrapper; any PNG reader decodes it.  The pixels are the same: PNG
+is lossless, only the bytes differ (tests/render/test_pngwrite.py decodes them).
 
 The supersampled RGB images (routes, rotations, the chart) keep Pillow's encoder: their
 antialiased edges are where the row filters pay off.
