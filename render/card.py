@@ -44,7 +44,7 @@ from render.cardlayout import (
     Fill,
     Item,
 )
-from render.draw import text
+from render.draw import draw_deferred, supersampled, text
 from render.fonts import font
 from render.pngwrite import unfiltered_png
 
@@ -289,8 +289,13 @@ def render_card_image(
     for sw in lay.swatches:
         (cx, cy), r = sw.center, sw.radius
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=sw.color, outline=theme.INK)
-    for it in lay.items:
-        text(d, it.point, it.text, font(it.size, it.bold), it.ink, anchor=it.anchor, role=it.role)
+    # the text pasted from render.draw's kept masks (a game's next card repeats most of it):
+    # the pixels Pillow's ImageDraw.text draws (tests/render/test_render_caches.py)
+    with supersampled(1) as pending:
+        for it in lay.items:
+            text(d, it.point, it.text, font(it.size, it.bold), it.ink, anchor=it.anchor,
+                 role=it.role)
+    draw_deferred(img, pending)
     return img
 
 

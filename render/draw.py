@@ -217,8 +217,9 @@ def text(
     hw = halo_width if halo is not None else 0
     if dfr is not None:
         k = dfr.scale
-        xy = (xy[0] / k, xy[1] / k)
-        f = scaled_font(f, 1.0 / k)
+        if k != 1:
+            xy = (xy[0] / k, xy[1] / k)
+            f = scaled_font(f, 1.0 / k)
         dfr.items.append((xy, s, f, fill, anchor, halo, hw))
     if rec is not None:
         b = _rel_bbox(f, s, anchor, hw)
@@ -342,12 +343,8 @@ def dashed_line(
         t = e + gap
 
 
-def to_png(img: Image.Image, compress_level: int = 3, palette: bool = False) -> bytes:
-    """PNG bytes; with `palette`, reduced to 256 colours first (no dithering): an antialiased
-    map has a few hundred shades of a few dozen colours, and its PNG gets about half the size
-    and faster to write (see `quantized`)."""
-    if palette:
-        img = quantized(img)
+def to_png(img: Image.Image, compress_level: int = 3) -> bytes:
+    """PNG bytes by Pillow's encoder (the map's palette PNG is written by render.map)."""
     buf = _PngBuffer()
     img.save(buf, compress_level=compress_level)  # the format from the buffer's name
     return buf.getvalue()
@@ -360,20 +357,3 @@ class _PngBuffer(io.BytesIO):
     of a process, for formats the renderer never writes."""
 
     name = "image.png"
-
-
-PALETTE_SAMPLE = 3  # the palette is chosen from every 3rd pixel of every 3rd row
-
-
-def quantized(img: Image.Image) -> Image.Image:
-    """img in 256 colours: the palette chosen (fast octree) from a sample of its pixels, then
-    every pixel mapped to its nearest palette colour.  About half the time of the octree over
-    every pixel, and closer to the original: the octree gives each pixel its bucket's mean,
-    the mapping the nearest of the 256 colours (measured on the three titles' crowded maps:
-    mean error 0.97 against 0.99 per pixel, 0.06 % against 0.13 % of pixels off by more than
-    8)."""
-    k = PALETTE_SAMPLE
-    sample = img.resize((max(1, img.width // k), max(1, img.height // k)),
-                        Image.Resampling.NEAREST)
-    pal = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    return img.quantize(palette=pal, dither=Image.Dither.NONE)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -25,11 +26,11 @@ from render.draw import (
     ring,
     supersampled,
     text,
-    to_png,
 )
 from render.fonts import font
 from render.hexart import HexArt, draw_hex
 from render.labels import (
+    TILE_INK,
     HexLabels,
     Placer,
     place_discs,
@@ -42,7 +43,7 @@ from render.layout import HexLayout, Point, fit_layout
 
 __all__ = [
     "focus_hexes", "map_geometry", "map_layout", "map_regions", "render_map", "render_map_image",
-    "render_region",
+    "render_region", "title_palette",
 ]
 from render.legend import draw_legend, legend_font_size, legend_height, legend_keys
 from render.mapparts import (
@@ -53,6 +54,7 @@ from render.mapparts import (
     hex_art,
     reached_destinations,
 )
+from render.pngwrite import unfiltered_png
 from render.regions import focus_hexes, map_regions
 
 DEFAULT_WIDTH = 1600
@@ -269,8 +271,7 @@ def render_map_image(
     return out
 
 
-def _INK(v: int) -> int:
-    return 255 if v > 24 else 0
+_INK = [255 if v > 24 else 0 for v in range(256)]  # ink where the difference's grey is over 24
 
 
 def _ink_mask(out: Image.Image, lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
@@ -329,5 +330,61 @@ def render_map(
         legend=legend,
         caption=caption,
     )
-    return to_png(img, compress_level, palette=True)
+    return unfiltered_png(img.quantize(palette=title_palette(view.data.title),
+                                       dither=Image.Dither.NONE), compress_level)
 
+
+PALETTE_EXACT = 128  # at most this many of the 256 colours are the flat colours, exactly
+
+
+# the theme's colours of the market and the status sheet, not drawn on maps
+_NOT_ON_MAPS = ("ZONE_FILL", "PAR_OUTLINE", "HEADER_FILL", "HEADER_INK", "ROW_ALT", "ACTING_FILL",
+                "NEXT_TRAIN_FILL", "GONE_INK")
+
+
+def _theme_colours() -> list[theme.RGB]:
+    out: list[theme.RGB] = [(0, 0, 0), (255, 255, 255), TILE_INK]  # theme.text_on's, labels'
+    for name, v in vars(theme).items():
+        if name in _NOT_ON_MAPS:
+            continue
+        for c in v.values() if isinstance(v, dict) else (v,):
+            if isinstance(c, tuple) and len(c) == 3 and all(isinstance(x, int) for x in c):
+                out.append(c)
+    return out
+
+
+def _title_colours(view: GameView) -> list[theme.RGB]:
+    """The flat colours a title's maps are drawn in: the theme's, the corporations', the hexes'
+    and the tiles' (as render.mapparts gives them)."""
+    data = view.data
+    return sorted({*_theme_colours(), *corp_colors(view).values(),
+                   *(theme.rgb(h.color) for h in data.hexes.values()),
+                   *(theme.rgb(t.color) for t in data.tiles.values())})
+
+
+@cache
+def title_palette(title: str) -> Image.Image:
+    """The 256 colours a title's maps are written in (a "P" image holding the palette): chosen
+    once per process (the render workers' warm-up pays it): every flat colour of the theme and
+    the title exactly (`_title_colours`), the rest by Pillow's fast octree over the title's
+    crowded demonstration board (render.demo.busy_view: its full map, and a close-up around its
+    busiest city with the last move and an emphasised hex outlined), where the antialiased
+    edges' blends are.  Each map is then only mapped to it, pixel by pixel (nearest colour):
+    an adaptive palette, chosen from a sample of each map's own pixels, doubled the quantizing
+    and was not closer to the map on average (bench/README.md, section 9)."""
+    from render.demo import busy_view  # render.demo is not needed to draw a map
+
+    view = busy_view(title)
+    busiest = max(sorted(view.hexes),
+                  key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c))
+    full = render_map_image(view)
+    close = render_map_image(view, focus=(busiest,), emphasise=(busiest,))
+    src = Image.new("RGB", (full.width, full.height + close.height), theme.BACKGROUND)
+    src.paste(full, (0, 0))
+    src.paste(close, (0, full.height))
+    exact = _title_colours(view)[:PALETTE_EXACT]
+    blends = src.quantize(256 - len(exact), method=Image.Quantize.FASTOCTREE,
+                          dither=Image.Dither.NONE).getpalette("RGB") or []
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([x for c in exact for x in c] + blends[:3 * (256 - len(exact))])
+    return pal

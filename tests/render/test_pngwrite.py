@@ -1,4 +1,5 @@
-"""The flat images' PNG writer (render.pngwrite) and the market's kept grid change no pixel."""
+"""The PNG writer (render.pngwrite: the flat images and the map's palette images) and the
+market's kept grid change no pixel."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import zlib
 import pytest
 from PIL import Image, ImageChops
 
-from render import market
+from render import market, pngwrite
 from render.card import render_card, render_card_image
 from render.demo import busy_view, make_view
+from render.map import render_map, render_map_image, title_palette
 from render.market import render_market, render_market_image
 from render.pngwrite import unfiltered_png
 from render.status import render_status, render_status_image
@@ -29,18 +31,19 @@ def _decoded(png: bytes) -> Image.Image:
 
 
 def _row_filters(png: bytes) -> set[int]:
-    """The filter type byte of every row of an 8-bit RGB PNG."""
-    pos, idat, width, height = 8, b"", 0, 0
+    """The filter type byte of every row of an 8-bit RGB or palette PNG."""
+    pos, idat, width, height, bpp = 8, b"", 0, 0, 3
     while pos < len(png):
         (n,) = struct.unpack(">I", png[pos:pos + 4])
         kind, body = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + n]
         if kind == b"IHDR":
             width, height = struct.unpack(">II", body[:8])
+            bpp = 3 if body[9] == 2 else 1
         elif kind == b"IDAT":
             idat += body
         pos += 12 + n
     raw = zlib.decompress(idat)
-    stride = 1 + 3 * width
+    stride = 1 + bpp * width
     assert len(raw) == stride * height
     return {raw[i * stride] for i in range(height)}
 
@@ -51,6 +54,43 @@ def test_unfiltered_png_holds_the_pixels(level: int) -> None:
     img = Image.frombytes("RGB", (37, 23), bytes(rng.randrange(256) for _ in range(37 * 23 * 3)))
     png = unfiltered_png(img, level)
     assert _same(_decoded(png), img)
+    assert _row_filters(png) == {0}
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 6, -1])
+def test_unfiltered_png_holds_a_palette_image(level: int) -> None:
+    rng = random.Random(level)
+    rgb = Image.frombytes("RGB", (41, 19), bytes(rng.randrange(256) for _ in range(41 * 19 * 3)))
+    img = rgb.quantize(200, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    png = unfiltered_png(img, level)
+    got = Image.open(io.BytesIO(png))
+    got.load()
+    assert got.mode == "P"
+    assert got.tobytes() == img.tobytes()
+    assert _same(got.convert("RGB"), img.convert("RGB"))
+    assert _row_filters(png) == {0}
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3, 4, 9, -1])
+def test_deflate_is_plain_zlib_deflate(level: int) -> None:
+    data = bytes(random.Random(level).choices(range(8), k=50_000)) * 3
+    packed = pngwrite.deflate(memoryview(data)[1:], level, prefix=data[:1])
+    assert zlib.decompress(packed) == data  # what any PNG reader inflates
+    if level == 0:
+        assert len(packed) > len(data)  # stored
+    else:
+        assert len(packed) < len(data) / 2
+
+
+@pytest.mark.parametrize("title", ["18MS", "1870", "18MEX"])
+def test_the_map_png_is_its_image_in_the_titles_palette(title: str) -> None:
+    view = busy_view(title)
+    png = render_map(view)
+    want = render_map_image(view).quantize(palette=title_palette(title), dither=Image.Dither.NONE)
+    got = Image.open(io.BytesIO(png))
+    got.load()
+    assert got.mode == "P" and got.size == want.size
+    assert _same(got.convert("RGB"), want.convert("RGB"))
     assert _row_filters(png) == {0}
 
 

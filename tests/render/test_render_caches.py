@@ -8,7 +8,9 @@ import dataclasses
 
 from PIL import Image, ImageChops, ImageDraw
 
-from engine.view import HexState
+from engine.view import GameView, HexState
+from render import theme
+from render.card import card_layout, render_card_image
 from render.demo import busy_view
 from render.draw import (
     _Deferred,
@@ -18,6 +20,7 @@ from render.draw import (
 )
 from render.fonts import font, scaled_font
 from render.map import render_map_image
+from tests.render.test_legibility import FIXTURES, SHARED, view_of
 
 
 def _same(a: Image.Image, b: Image.Image) -> bool:
@@ -77,3 +80,38 @@ def test_a_map_after_the_warm_up_is_the_map_drawn_from_nothing() -> None:
     text_masks.cache_clear()
     fit_font_size.cache_clear()
     assert _same(warm, render_map_image(view))
+
+
+def _card_drawn_by_pillow(view: GameView) -> Image.Image:
+    """The card as drawn before its text was pasted from the kept masks: every line by
+    Pillow's ImageDraw.text."""
+    lay = card_layout(view)
+    img = Image.new("RGB", (lay.width, lay.height), theme.BACKGROUND)
+    d = ImageDraw.Draw(img)
+    for f in lay.fills:
+        if f.radius:
+            d.rounded_rectangle(f.box, radius=f.radius, fill=f.color, outline=f.outline)
+        else:
+            d.rectangle(f.box, fill=f.color, outline=f.outline)
+    for sw in lay.swatches:
+        (cx, cy), r = sw.center, sw.radius
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=sw.color, outline=theme.INK)
+    for it in lay.items:
+        d.text(it.point, it.text, font=font(it.size, it.bold), fill=it.ink, anchor=it.anchor)
+    return img
+
+
+def _fixture_views() -> list[GameView]:
+    """States of each title's fixture game (a quarter, half and all of it)."""
+    if not SHARED.exists():
+        return []
+    return [view_of(t, n, frac) for t, n in FIXTURES for frac in (0.25, 0.5, 1.0)]
+
+
+def test_a_card_pasted_from_kept_masks_is_the_card_pillow_draws() -> None:
+    text_masks.cache_clear()
+    views = [busy_view("1870"), busy_view("18MS"), busy_view("18MEX"), *_fixture_views()]
+    for _ in range(2):  # text rendered, then (mostly) from the kept masks
+        for view in views:
+            assert _same(render_card_image(view), _card_drawn_by_pillow(view))
+    assert text_masks.cache_info().hits > 10 * len(views)
