@@ -10,7 +10,7 @@ sheet's about a fifth smaller).  A palette image's rows are unfiltered in Pillow
 
 The compression itself is ISA-L's deflate (the `isal` package) where it is installed, for the
 fast levels (1-3): at its level 2 it took a tenth of zlib's time on the market and the card
-and a fifth on the map; the files are 6-7 % smaller than zlib's level 1 on the map and 3-15 %
+and a fifth on the map; the files are 5-7 % smaller than zlib's level 1 on the map and 3-15 %
 larger than zlib's level 3 on the flat images (bench/README.md, section 9).  The stream is
 ordinary deflate in a zlib wrapper; any PNG reader decodes it.  The pixels are the same: PNG
 is lossless, only the bytes differ (tests/render/test_pngwrite.py decodes them).
