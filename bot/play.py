@@ -216,13 +216,19 @@ class ServicePlay(ServiceCore):
     def _lazy_view(self, game_id: int, stamp: int) -> LazyView:
         """The view of the game's state after `stamp` stored moves, built when an image of it
         is drawn (bot/images.py), under the game's lock, if the game is still at that state
-        (else None: a newer state's images are drawn instead)."""
+        (else None: a newer state's images are drawn instead). A game the cache dropped
+        meanwhile is loaded again for it."""
 
         async def build() -> GameView | None:
             async with self._locks[game_id]:
-                live = self._cache.get(game_id)
-                # the game as the move left it (or loaded again from the same stored log)
-                if live is None or len(live.records) != stamp:
+                # the game as the move left it, or loaded again from its stored log when the
+                # cache has dropped it since (its images are not lost with it)
+                try:
+                    live = await self._live(game_id)
+                except Exception:
+                    log.exception("game %s: could not load the game to draw its images", game_id)
+                    return None
+                if len(live.records) != stamp:
                     return None
                 view: GameView = await self.run_engine(live.game.view)
                 return view

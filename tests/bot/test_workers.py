@@ -284,3 +284,30 @@ def test_deep_size_counts_a_game_without_its_shared_title_data() -> None:
     b = Game("18MS", players=[("1", "A"), ("2", "B")], options=[])
     assert b.title.data is data
     assert deep_size(b, exclude=data) == pytest.approx(alone, rel=0.2)
+
+
+async def test_images_of_a_game_the_cache_dropped_are_still_drawn(env: Env) -> None:
+    """A move whose images wait while its game leaves the cache (its byte budget) still gets
+    them: the game is loaded again from its stored log to draw its state."""
+    gated = env.renderer
+    assert isinstance(gated, GatedRenderer)
+    gated.gate.set()
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT)
+    await env.settle()
+    gated.gate.clear()
+    gated.calls.clear()
+    await env.fake.invoke(env.alice, thread, "par", corporation="GMO", price="70")
+    for _ in range(200):  # its images are being drawn, held at the gate (the only slot)
+        if gated.calls:
+            break
+        await asyncio.sleep(0.05)
+    assert gated.calls
+    second = await env.fake.invoke(env.bob, thread, "par", corporation="IC", price="70,1,2")
+    env.service.evict(1)  # dropped from the cache before the second move's images are drawn
+    gated.gate.set()
+    await env.settle()
+    files = dict(env.fake.final(second).files)
+    assert "market.png" in files
+    live = await env.service._live(1)
+    assert files["market.png"] == RealRenderer().render("market", live.game.view())
