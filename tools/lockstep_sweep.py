@@ -9,8 +9,10 @@ and option set are a function of the seed alone, see `game_for_seed`), then `../
 on the export. `--from-fixtures`: each seed instead goes on by random moves from a position of one
 of the title's real games in ../shared/fixtures (`engine random --from FILE --at ID`; the game
 and the cut are a function of the seed alone, see `fixture_cut_for_seed`), so the sweep meets
-the positions people reach as well as random ones. Prints one line per game and a table per
-title (games, moves, agree). Needs Ruby
+the positions people reach as well as random ones. Each export is then also loaded whole, as
+written, by the referee (`referee.rb replay`, as the site loads a stored game or imports a hotseat
+game): it must load and end as the export says (`loads_as_written`). Prints one line per game and
+a table per title (games, moves, agree, load as written). Needs Ruby
 and ../shared/referee (a development tool: nothing of the project's tests depends on it).
 """
 
@@ -107,7 +109,30 @@ def one(title: str, seed: int, players: int, options: list[str], out: Path, stri
         return {**base, "verdict": "error", "detail": res.stderr[-600:], "moves": moves}
     return {**base, "verdict": rep.get("verdict"), "at": rep.get("at"),
             "detail": str(rep.get("detail"))[:700], "moves": moves,
-            "finished": gen.stdout.strip()}
+            "finished": gen.stdout.strip(), "loads": loads_as_written(path, strict)}
+
+
+def loads_as_written(path: Path, strict: bool) -> str:
+    """"yes" when the site loads the export whole, as written (`referee.rb replay`, as a stored
+    game is loaded or a hotseat game imported), and ends it as the export says: same status and
+    the same result; otherwise what differs."""
+    cmd = ["ruby", str(REFEREE / "referee.rb"), "replay", *(["--strict"] if strict else []), str(path)]
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    try:
+        site = json.loads(res.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return f"referee failed: {res.stderr[-300:]}"
+    if site.get("error"):
+        return f"site refuses {site['error'].get('id')}: {site['error'].get('message')}"
+    data = json.loads(path.read_text())
+    ours_done = data.get("status") == "finished"
+    if bool(site.get("finished")) != ours_done:
+        return f"finished: site {site.get('finished')}, export {ours_done}"
+    ours = {str(k): v for k, v in (data.get("result") or {}).items()}
+    theirs = {str(k): v for k, v in (site.get("result") or {}).items()}
+    if ours_done and ours != theirs:
+        return f"result: site {theirs}, export {ours}"
+    return "yes"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -155,17 +180,19 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print(f"{r['title']} seed {r['seed']} p{r['players']} {r['from'] or r['options']}: "
                       f"{r['moves']} moves: "
-                      f"{r['verdict']} {r.get('at') or ''} {r['detail'][:300]}", flush=True)
+                      f"{r['verdict']} {r.get('at') or ''} {r['detail'][:300]}"
+                      f"{'' if r.get('loads', 'yes') == 'yes' else ' LOAD: ' + r['loads']}", flush=True)
     table: dict[str, Counter[str]] = defaultdict(Counter)
     for r in results:
         t = table[r["title"]]
         t["games"] += 1
         t["moves"] += r["moves"]
         t["agree"] += r["verdict"] in AGREE
-    print("\n| title | games | moves | agree |\n|---|---|---|---|")
+        t["loads"] += r.get("loads") == "yes"
+    print("\n| title | games | moves | agree | load as written |\n|---|---|---|---|---|")
     for title, t in table.items():
-        print(f"| {title} | {t['games']} | {t['moves']} | {t['agree']} |")
-    return 0 if all(r["verdict"] in AGREE for r in results) else 1
+        print(f"| {title} | {t['games']} | {t['moves']} | {t['agree']} | {t['loads']} |")
+    return 0 if all(r["verdict"] in AGREE and r.get("loads") == "yes" for r in results) else 1
 
 
 if __name__ == "__main__":

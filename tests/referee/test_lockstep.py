@@ -30,6 +30,12 @@ def _lockstep(path: Path) -> dict[str, object]:
     return dict(json.loads(res.stdout.strip().splitlines()[-1]))
 
 
+def _replay(path: Path) -> dict[str, object]:
+    res = subprocess.run(["ruby", str(REFEREE / "referee.rb"), "replay", "--strict", str(path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=900)
+    return dict(json.loads(res.stdout.strip().splitlines()[-1]))
+
+
 @pytest.mark.parametrize("title,seed,players,options", [
     *GAMES, *(pytest.param(*g, marks=pytest.mark.slow) for g in LONG_GAMES)])
 def test_random_game_agrees_with_the_site(tmp_path: Path, title: str, seed: int, players: int,
@@ -43,6 +49,13 @@ def test_random_game_agrees_with_the_site(tmp_path: Path, title: str, seed: int,
     assert json.loads(out.read_text())["status"] == "finished"
     rep = _lockstep(out)
     assert rep["verdict"] in ("agree", "both-reject"), rep["detail"]
+    # the export as written loads whole on the site (a stored game, a hotseat import), strict,
+    # and ends with the export's result
+    site = _replay(out)
+    assert site.get("error") is None, site["error"]
+    assert site["finished"] is True
+    assert {str(k): v for k, v in site["result"].items()} == {
+        str(k): v for k, v in json.loads(out.read_text())["result"].items()}
 
 
 # 1870 games where a company's price reaches $0 (it closes when the action is over, and the
