@@ -102,6 +102,19 @@ def record_shapes() -> Iterator[list[ShapeMark]]:
         _SHAPES.reset(token)
 
 
+@contextmanager
+def unrecorded(scale: float) -> Iterator[None]:
+    """Inside: drawing seen by nobody: no text or shape recorded (by any recorder around), text
+    kept for no one (a map's canvas redrawn in part: render.map)."""
+    tokens = (_RECORDER.set(None), _SHAPES.set(()), _DEFER.set(_Deferred(scale)))
+    try:
+        yield
+    finally:
+        _DEFER.reset(tokens[2])
+        _SHAPES.reset(tokens[1])
+        _RECORDER.reset(tokens[0])
+
+
 def draw_scale() -> float:
     """How many drawing pixels make one output pixel (2 inside a supersampled map)."""
     dfr = _DEFER.get()

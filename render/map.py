@@ -10,6 +10,8 @@ regions (render.regions) are the same map limited to some hexes.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -20,12 +22,16 @@ from engine.core.data import Hex, TitleData
 from engine.view import GameView, HexState
 from render import theme
 from render.draw import (
+    Box,
+    ShapeMark,
     digit_height,
     draw_deferred,
     record_shapes,
+    recording_text,
     ring,
     supersampled,
     text,
+    unrecorded,
 )
 from render.fonts import font
 from render.hexart import HexArt, draw_hex
@@ -209,80 +215,261 @@ def render_map_image(
     legend: bool = True,
     caption: str | None = None,
 ) -> Image.Image:
-    """The map as a Pillow image (see render_map)."""
+    """The map as a Pillow image (see render_map).  A full map (no focus) is drawn by patching
+    the last full map of its title that this process drew, when one is kept (`_Kept`): the
+    same pixels as drawn from nothing (tests/render/test_map_patch.py)."""
     data = view.data
     plan = _plan(view, size, focus, rings, legend, highlight_last, emphasise)
-    shown, size, hexes, states, art_of = plan.shown, plan.size, plan.hexes, plan.states, plan.art_of
-    emphasise, last, keys, legend_px, geo = plan.emphasise, plan.last, plan.keys, plan.legend_px, plan.geo
-    legend_h = plan.legend_h
     k = SUPERSAMPLE
+    geo = plan.geo
     lay = _scaled(geo.layout, k)
-    arts = [(h, lay.center(h.x, h.y), art_of[h.name]) for h in hexes]
-    map_h = geo.height * k
-    img_h = round(map_h + legend_h * k)
-    img = Image.new("RGB", (geo.width * k, img_h), theme.BACKGROUND)
+    arts = [(h, lay.center(h.x, h.y), plan.art_of[h.name]) for h in plan.hexes]
+    polys = {h.name: lay.polygon(c) for h, c, _ in arts}
+    title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
+    if plan.shown:
+        where = caption or ", ".join(n for n in focus if n in data.hexes)
+        title = f"{data.title}  ·  {where}  ·  {view.round}"
+    base = _Base(plan, data, lay, arts, polys, coordinates, title if header else None)
+    # a full map, text not recorded (the legibility tests read it from a drawing from nothing),
+    # and no other thread of this process using the kept maps now
+    if plan.shown or recording_text() or not MAPS_KEPT or not _LOCK.acquire(blocking=False):
+        return _drawn(base, view, keep=False)
+    try:
+        sig = (data.title, plan.size, geo, tuple(plan.keys), plan.legend_px, coordinates, header)
+        kept = _KEPT.get(data.title)
+        if kept is not None and kept.sig == sig:
+            return _patched(kept, base, view)
+        return _drawn(base, view, keep=True, sig=sig)
+    finally:
+        _LOCK.release()
+
+
+def _drawn(base: _Base, view: GameView, keep: bool, sig: tuple[object, ...] = ()
+           ) -> Image.Image:
+    """The map drawn from nothing (keep: kept as its title's last map)."""
+    plan, lay, arts, k = base.plan, base.lay, base.arts, SUPERSAMPLE
+    geo = plan.geo
+    img = Image.new("RGB", (geo.width * k, round(geo.height * k + plan.legend_h * k)),
+                    theme.BACKGROUND)
     d = ImageDraw.Draw(img)
-
     with supersampled(k) as pending, record_shapes() as shapes:
-        polys = {h.name: lay.polygon(c) for h, c, _ in arts}
-        for h, _, art in arts:
-            d.polygon(polys[h.name], fill=art.fill)
-        exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
-        ow = max(1, round(lay.radius * 0.025))
-        for poly in polys.values():  # one C call a hex (the corners' notches are sub-pixel)
-            d.line([*poly, poly[0]], fill=theme.HEX_OUTLINE, width=ow)
-        draw_borders(d, lay, data, states, polys)
-        hw = max(3.0, lay.radius * 0.09)
-        for name in emphasise:
-            ring(d, polys[name], theme.EMPHASIS, hw)
-        for name in last:
-            ring(d, polys[name], theme.HIGHLIGHT, hw)
-        if coordinates:
-            draw_coordinates(d, lay, hexes, _margin(size) * k)
-        if header:
-            title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
-            if shown:
-                where = caption or ", ".join(n for n in focus if n in data.hexes)
-                title = f"{data.title}  ·  {where}  ·  {view.round}"
-            f = font(round(geo.header * k * 0.45), bold=True)
-            text(d, (_margin(size) * k, geo.header * k * 0.45), title, f, theme.INK, anchor="lm")
-        if keys:
-            d.line([(0, map_h), (img.width, map_h)], fill=theme.HEX_OUTLINE, width=k)
-            draw_legend(d, keys, map_h, img.width, k, font_px=legend_px)
+        exits = base.draw(d, None)
         out = img.reduce(k)
-
-        placer = Placer(d, _ink_mask(out, geo.layout, arts), shapes)
-        todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
-        for hl in todo:  # names first: they are the widest
-            place_location(placer, hl)
-        for hl in todo:
-            place_revenues(d, placer, hl)
-        for hl in todo:
-            place_discs(d, placer, hl)
-        for hl in todo:
-            place_words(placer, hl)
-        for hl in todo:
-            place_numbers(placer, hl)
-    for b in placer.patches:  # the discs drawn while placing: reduce just their regions
-        x0, y0 = int(b[0] // k) * k, int(b[1] // k) * k
-        x1, y1 = int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k
-        out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
+        blank = _blank(out.size, geo.layout, arts)
+        ink = ImageChops.difference(out, blank).convert("L").point(_INK)
+        placer = _place(d, ink, shapes, lay, arts, exits)
+    kept = None
+    if keep:
+        kept = _Kept(sig, dict(plan.art_of), (tuple(plan.emphasise), tuple(plan.last)),
+                     img, out.copy(), blank, ink)
+        _keep(view.data.title, kept)
+    _paste_patches(out, img, placer.patches, k)
+    if kept is not None:
+        _restore(kept, base, placer.patches)
     draw_deferred(out, pending)
     return out
 
 
-_INK = [255 if v > 24 else 0 for v in range(256)]  # ink where the difference's grey is over 24
+@dataclass(slots=True)
+class _Base:
+    """What is drawn on the supersampled canvas before the labels: fills, hex art, outlines,
+    borders, rings, (deferred) coordinates and header, the legend."""
+
+    plan: _Plan
+    data: TitleData
+    lay: HexLayout
+    arts: list[tuple[Hex, Point, HexArt]]
+    polys: dict[str, list[Point]]
+    coordinates: bool
+    title: str | None
+
+    def draw(self, d: ImageDraw.ImageDraw, only: set[str] | None) -> dict[str, list[float]]:
+        """Draw it all (only: just these hexes' fills, art and outlines; the rest in full, in
+        the same order) and return each drawn hex's track exits."""
+        plan, lay, polys, k = self.plan, self.lay, self.polys, SUPERSAMPLE
+        arts = self.arts if only is None else [a for a in self.arts if a[0].name in only]
+        for h, _, art in arts:
+            d.polygon(polys[h.name], fill=art.fill)
+        exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
+        ow = max(1, round(lay.radius * 0.025))
+        for h, _, _ in arts:  # one C call a hex (the corners' notches are sub-pixel)
+            poly = polys[h.name]
+            d.line([*poly, poly[0]], fill=theme.HEX_OUTLINE, width=ow)
+        draw_borders(d, lay, self.data, plan.states, polys)
+        hw = max(3.0, lay.radius * 0.09)
+        for name in plan.emphasise:
+            ring(d, polys[name], theme.EMPHASIS, hw)
+        for name in plan.last:
+            ring(d, polys[name], theme.HIGHLIGHT, hw)
+        if self.coordinates:
+            draw_coordinates(d, lay, plan.hexes, _margin(plan.size) * k)
+        if self.title is not None:
+            f = font(round(plan.geo.header * k * 0.45), bold=True)
+            text(d, (_margin(plan.size) * k, plan.geo.header * k * 0.45), self.title, f,
+                 theme.INK, anchor="lm")
+        if plan.keys:
+            map_h, width = plan.geo.height * k, plan.geo.width * k
+            d.line([(0, map_h), (width, map_h)], fill=theme.HEX_OUTLINE, width=k)
+            draw_legend(d, plan.keys, map_h, width, k, font_px=plan.legend_px)
+        return exits
+
+    def meeting(self, boxes: list[Box]) -> set[str]:
+        """The hexes whose drawing may reach into one of the boxes (canvas pixels)."""
+        reach = self.lay.radius * HEX_REACH
+        out = set()
+        for h, c, _ in self.arts:
+            x0, y0, x1, y1 = c[0] - reach, c[1] - reach, c[0] + reach, c[1] + reach
+            if any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes):
+                out.add(h.name)
+        return out
+
+    def box(self, name: str) -> Box:
+        c = self.lay.center(self.data.hexes[name].x, self.data.hexes[name].y)
+        reach = self.lay.radius * HEX_REACH
+        return (c[0] - reach, c[1] - reach, c[0] + reach, c[1] + reach)
 
 
-def _ink_mask(out: Image.Image, lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
-              ) -> Image.Image:
-    """Where ink is: the reduced map against its bare hex fills (at output size; the images
-    made for it are freed on return, before the labels are placed)."""
-    blank = Image.new("RGB", out.size, theme.BACKGROUND)
+# how far (in hex radii, from its centre) anything drawn for a hex may reach: its fill and art
+# measured at most 1.01 radii on the three titles' boards, outlines, borders and rings about
+# 1.05; the rest is margin (tests/render/test_map_patch.py fails at 0.7)
+HEX_REACH = 1.5
+# titles whose last full map a process keeps: its canvas, reduction, bare fills and ink mask, and
+# the scratch images they are patched with (about 130 MB a title for 18MS, as Pillow holds them)
+MAPS_KEPT = 3
+
+
+@dataclass(slots=True)
+class _Kept:
+    """A title's last full map in this process: its supersampled canvas without the discs
+    placed on it, that canvas reduced, the bare fills and the ink mask, and what they show."""
+
+    sig: tuple[object, ...]
+    art_of: dict[str, HexArt]
+    rings: tuple[tuple[str, ...], tuple[str, ...]]
+    canvas: Image.Image
+    out: Image.Image
+    blank: Image.Image
+    ink: Image.Image
+
+
+_KEPT: OrderedDict[str, _Kept] = OrderedDict()
+_LOCK = threading.Lock()  # the kept maps and scratch canvases are one thread's at a time
+_SCRATCH: dict[tuple[str, tuple[int, int]], Image.Image] = {}
+
+
+def _keep(title: str, kept: _Kept) -> None:
+    _KEPT[title] = kept
+    _KEPT.move_to_end(title)
+    while len(_KEPT) > MAPS_KEPT:
+        _KEPT.popitem(last=False)
+
+
+def _scratch(mode: str, size: tuple[int, int]) -> Image.Image:
+    img = _SCRATCH.get((mode, size))
+    if img is None:
+        img = _SCRATCH[(mode, size)] = Image.new(mode, size)
+    return img
+
+
+def _fbox(b: tuple[int, int, int, int]) -> Box:
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+
+
+def _aligned(b: Box, k: int) -> tuple[int, int, int, int]:
+    return (int(b[0] // k) * k, int(b[1] // k) * k, int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k)
+
+
+def _redraw(canvas: Image.Image, base: _Base, boxes: list[tuple[int, int, int, int]]) -> None:
+    """The base drawing within `boxes` (canvas pixels), drawn on a scratch canvas (cleared in
+    the boxes; elsewhere what it held) by every hex that reaches into them, in the full
+    drawing's order, and copied into canvas."""
+    scratch = _scratch("RGB", canvas.size)
+    for b in boxes:
+        scratch.paste(theme.BACKGROUND, b)
+    with unrecorded(SUPERSAMPLE):
+        base.draw(ImageDraw.Draw(scratch), base.meeting([_fbox(b) for b in boxes]))
+    for b in boxes:
+        canvas.paste(scratch.crop(b), b[:2])
+
+
+def _patched(kept: _Kept, base: _Base, view: GameView) -> Image.Image:
+    k = SUPERSAMPLE
+    plan = base.plan
+    changed = {n for n, art in plan.art_of.items() if kept.art_of.get(n) != art}
+    changed.update(set(kept.rings[0]) ^ set(plan.emphasise), set(kept.rings[1]) ^ set(plan.last))
+    boxes = [_aligned(base.box(n), k) for n in sorted(changed)]
+    if boxes:
+        _redraw(kept.canvas, base, boxes)
+        small = [(b[0] // k, b[1] // k, b[2] // k, b[3] // k) for b in boxes]
+        for b, s in zip(boxes, small, strict=True):
+            kept.out.paste(kept.canvas.crop(b).reduce(k), s[:2])
+        blank = _scratch("RGB", kept.blank.size)
+        bd = ImageDraw.Draw(blank)
+        geo_lay = plan.geo.layout
+        for s in small:
+            blank.paste(theme.BACKGROUND, s)
+        near = base.meeting([_fbox(b) for b in boxes])
+        for h, _, art in base.arts:
+            if h.name in near:
+                bd.polygon(geo_lay.polygon(geo_lay.center(h.x, h.y)), fill=art.fill)
+        for s in small:
+            kept.blank.paste(blank.crop(s), s[:2])
+            kept.ink.paste(ImageChops.difference(kept.out.crop(s), kept.blank.crop(s))
+                           .convert("L").point(_INK), s[:2])
+    kept.art_of = dict(plan.art_of)
+    kept.rings = (tuple(plan.emphasise), tuple(plan.last))
+    _KEPT.move_to_end(view.data.title)
+    d = ImageDraw.Draw(kept.canvas)
+    dummy = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    with supersampled(k) as pending, record_shapes() as shapes:
+        exits = base.draw(dummy, None)  # the text, shapes and exits of a full drawing
+        placer = _place(d, kept.ink, shapes, base.lay, base.arts, exits)
+    out = kept.out.copy()
+    _paste_patches(out, kept.canvas, placer.patches, k)
+    _restore(kept, base, placer.patches)
+    draw_deferred(out, pending)
+    return out
+
+
+def _place(d: ImageDraw.ImageDraw, ink: Image.Image, shapes: list[ShapeMark], lay: HexLayout,
+           arts: list[tuple[Hex, Point, HexArt]], exits: dict[str, list[float]]) -> Placer:
+    placer = Placer(d, ink, shapes)
+    todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
+    for hl in todo:  # names first: they are the widest
+        place_location(placer, hl)
+    for hl in todo:
+        place_revenues(d, placer, hl)
+    for hl in todo:
+        place_discs(d, placer, hl)
+    for hl in todo:
+        place_words(placer, hl)
+    for hl in todo:
+        place_numbers(placer, hl)
+    return placer
+
+
+def _paste_patches(out: Image.Image, img: Image.Image, patches: list[Box], k: int) -> None:
+    for b in patches:  # the discs drawn while placing: reduce just their regions
+        x0, y0, x1, y1 = _aligned(b, k)
+        out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
+
+
+def _restore(kept: _Kept, base: _Base, patches: list[Box]) -> None:
+    """The kept canvas without the discs placement drew on it."""
+    if patches:
+        _redraw(kept.canvas, base, [_aligned(b, SUPERSAMPLE) for b in patches])
+
+
+def _blank(size: tuple[int, int], lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
+           ) -> Image.Image:
+    blank = Image.new("RGB", size, theme.BACKGROUND)
     bd = ImageDraw.Draw(blank)
     for h, _, art in arts:
         bd.polygon(lay.polygon(lay.center(h.x, h.y)), fill=art.fill)
-    return ImageChops.difference(out, blank).convert("L").point(_INK)
+    return blank
+
+
+_INK = [255 if v > 24 else 0 for v in range(256)]  # ink where the difference's grey is over 24
 
 
 def render_map(
