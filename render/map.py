@@ -216,8 +216,8 @@ def render_map_image(
     caption: str | None = None,
 ) -> Image.Image:
     """The map as a Pillow image (see render_map).  A full map (no focus) is drawn by patching
-    the last full map of its title that this process drew, when one is kept (`_Kept`): the
-    same pixels as drawn from nothing (tests/render/test_map_patch.py)."""
+    the last full map of its title, size and legend that this process drew, when one is kept
+    (`_Kept`): the same pixels as drawn from nothing (tests/render/test_map_patch.py)."""
     data = view.data
     plan = _plan(view, size, focus, rings, legend, highlight_last, emphasise)
     k = SUPERSAMPLE
@@ -236,8 +236,8 @@ def render_map_image(
         return _drawn(base, view, keep=False)
     try:
         sig = (data.title, plan.size, geo, tuple(plan.keys), plan.legend_px, coordinates, header)
-        kept = _KEPT.get(data.title)
-        if kept is not None and kept.sig == sig:
+        kept = _KEPT.get(sig)
+        if kept is not None:
             return _patched(kept, base, view)
         return _drawn(base, view, keep=True, sig=sig)
     finally:
@@ -246,7 +246,7 @@ def render_map_image(
 
 def _drawn(base: _Base, view: GameView, keep: bool, sig: tuple[object, ...] = ()
            ) -> Image.Image:
-    """The map drawn from nothing (keep: kept as its title's last map)."""
+    """The map drawn from nothing (keep: kept for the next map of its title, size and legend)."""
     plan, lay, arts, k = base.plan, base.lay, base.arts, SUPERSAMPLE
     geo = plan.geo
     img = Image.new("RGB", (geo.width * k, round(geo.height * k + plan.legend_h * k)),
@@ -262,7 +262,7 @@ def _drawn(base: _Base, view: GameView, keep: bool, sig: tuple[object, ...] = ()
     if keep:
         kept = _Kept(sig, dict(plan.art_of), (tuple(plan.emphasise), tuple(plan.last)),
                      img, out.copy(), blank, ink)
-        _keep(view.data.title, kept)
+        _keep(kept)
     _paste_patches(out, img, placer.patches, k)
     if kept is not None:
         _restore(kept, base, placer.patches)
@@ -284,9 +284,11 @@ class _Base:
     title: str | None
 
     def draw(self, d: ImageDraw.ImageDraw, only: set[str] | None) -> dict[str, list[float]]:
-        """Draw it all (only: just these hexes' fills, art and outlines; the rest in full, in
-        the same order) and return each drawn hex's track exits."""
-        plan, lay, polys, k = self.plan, self.lay, self.polys, SUPERSAMPLE
+        """Draw it all, or (only) what these hexes draw, in the same order: their fills, art,
+        outlines, borders and rings (the text is deferred, the legend is below every hex's
+        reach), and return each drawn hex's track exits."""
+        plan, lay, k = self.plan, self.lay, SUPERSAMPLE
+        polys = self.polys if only is None else {n: p for n, p in self.polys.items() if n in only}
         arts = self.arts if only is None else [a for a in self.arts if a[0].name in only]
         for h, _, art in arts:
             d.polygon(polys[h.name], fill=art.fill)
@@ -298,9 +300,13 @@ class _Base:
         draw_borders(d, lay, self.data, plan.states, polys)
         hw = max(3.0, lay.radius * 0.09)
         for name in plan.emphasise:
-            ring(d, polys[name], theme.EMPHASIS, hw)
+            if name in polys:
+                ring(d, polys[name], theme.EMPHASIS, hw)
         for name in plan.last:
-            ring(d, polys[name], theme.HIGHLIGHT, hw)
+            if name in polys:
+                ring(d, polys[name], theme.HIGHLIGHT, hw)
+        if only is not None:
+            return exits
         if self.coordinates:
             draw_coordinates(d, lay, plan.hexes, _margin(plan.size) * k)
         if self.title is not None:
@@ -331,16 +337,19 @@ class _Base:
 
 # how far (in hex radii, from its centre) anything drawn for a hex may reach: its fill and art
 # measured at most 1.01 radii on the three titles' boards, outlines, borders and rings about
-# 1.05; the rest is margin (tests/render/test_map_patch.py fails at 0.7)
-HEX_REACH = 1.5
-# titles whose last full map a process keeps: its canvas, reduction, bare fills and ink mask, and
-# the scratch images they are patched with (about 130 MB a title for 18MS, as Pillow holds them)
-MAPS_KEPT = 3
+# 1.05; the rest is margin (tests/render/test_map_patch.py fails at 0.7).  The legend is below
+# every hex's reach (the map's margin is wider than 0.2 radii)
+HEX_REACH = 1.2
+# full maps a process keeps, the last of each title, size and legend (a legend with or without
+# the last move's entry is another height): canvas, reduction, bare fills and ink mask (about
+# 70 MB for 18MS as Pillow holds them), and a scratch canvas and image of each size kept
+MAPS_KEPT = 6
 
 
 @dataclass(slots=True)
 class _Kept:
-    """A title's last full map in this process: its supersampled canvas without the discs
+    """The last full map of a title, size and legend in this process: its supersampled canvas
+    without the discs
     placed on it, that canvas reduced, the bare fills and the ink mask, and what they show."""
 
     sig: tuple[object, ...]
@@ -352,16 +361,19 @@ class _Kept:
     ink: Image.Image
 
 
-_KEPT: OrderedDict[str, _Kept] = OrderedDict()
+_KEPT: OrderedDict[tuple[object, ...], _Kept] = OrderedDict()
 _LOCK = threading.Lock()  # the kept maps and scratch canvases are one thread's at a time
 _SCRATCH: dict[tuple[str, tuple[int, int]], Image.Image] = {}
 
 
-def _keep(title: str, kept: _Kept) -> None:
-    _KEPT[title] = kept
-    _KEPT.move_to_end(title)
+def _keep(kept: _Kept) -> None:
+    _KEPT[kept.sig] = kept
+    _KEPT.move_to_end(kept.sig)
     while len(_KEPT) > MAPS_KEPT:
         _KEPT.popitem(last=False)
+    sizes = {k.canvas.size for k in _KEPT.values()} | {k.out.size for k in _KEPT.values()}
+    for key in [key for key in _SCRATCH if key[1] not in sizes]:
+        del _SCRATCH[key]
 
 
 def _scratch(mode: str, size: tuple[int, int]) -> Image.Image:
@@ -418,7 +430,7 @@ def _patched(kept: _Kept, base: _Base, view: GameView) -> Image.Image:
                            .convert("L").point(_INK), s[:2])
     kept.art_of = dict(plan.art_of)
     kept.rings = (tuple(plan.emphasise), tuple(plan.last))
-    _KEPT.move_to_end(view.data.title)
+    _KEPT.move_to_end(kept.sig)
     d = ImageDraw.Draw(kept.canvas)
     dummy = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     with supersampled(k) as pending, record_shapes() as shapes:
