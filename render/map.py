@@ -257,15 +257,15 @@ def _drawn(base: _Base, view: GameView, keep: bool, sig: tuple[object, ...] = ()
         out = img.reduce(k)
         blank = _blank(out.size, geo.layout, arts)
         ink = ImageChops.difference(out, blank).convert("L").point(_INK)
-        placer = _place(d, ink, shapes, lay, arts, exits)
+        placer = _place(d, ink, shapes, lay, arts, exits, img if keep else None)
     kept = None
     if keep:
         kept = _Kept(sig, dict(plan.art_of), (tuple(plan.emphasise), tuple(plan.last)),
                      img, out.copy(), blank, ink)
         _keep(kept)
     _paste_patches(out, img, placer.patches, k)
-    if kept is not None:
-        _restore(kept, base, placer.patches)
+    if isinstance(placer, _SavingPlacer):
+        placer.undo()  # the kept canvas without the discs
     draw_deferred(out, pending)
     return out
 
@@ -435,17 +435,41 @@ def _patched(kept: _Kept, base: _Base, view: GameView) -> Image.Image:
     dummy = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     with supersampled(k) as pending, record_shapes() as shapes:
         exits = base.draw(dummy, None)  # the text, shapes and exits of a full drawing
-        placer = _place(d, kept.ink, shapes, base.lay, base.arts, exits)
+        placer = _place(d, kept.ink, shapes, base.lay, base.arts, exits, kept.canvas)
     out = kept.out.copy()
     _paste_patches(out, kept.canvas, placer.patches, k)
-    _restore(kept, base, placer.patches)
+    assert isinstance(placer, _SavingPlacer)
+    placer.undo()
     draw_deferred(out, pending)
     return out
 
 
+class _SavingPlacer(Placer):
+    """A Placer that keeps what is under each disc's box before the disc is drawn there, so
+    that the kept canvas can be given back without the discs (`undo`)."""
+
+    def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image, shapes: list[ShapeMark],
+                 canvas: Image.Image) -> None:
+        super().__init__(d, mask, shapes)
+        self.canvas = canvas
+        self.saved: list[tuple[tuple[int, int, int, int], Image.Image]] = []
+
+    def take(self, b: Box, kind: str = "label", disc: bool = False) -> None:
+        if disc:
+            box = _aligned(b, SUPERSAMPLE)
+            self.saved.append((box, self.canvas.crop(box)))
+        super().take(b, kind, disc)
+
+    def undo(self) -> None:
+        for box, under in reversed(self.saved):
+            self.canvas.paste(under, box[:2])
+        self.saved.clear()
+
+
 def _place(d: ImageDraw.ImageDraw, ink: Image.Image, shapes: list[ShapeMark], lay: HexLayout,
-           arts: list[tuple[Hex, Point, HexArt]], exits: dict[str, list[float]]) -> Placer:
-    placer = Placer(d, ink, shapes)
+           arts: list[tuple[Hex, Point, HexArt]], exits: dict[str, list[float]],
+           canvas: Image.Image | None = None) -> Placer:
+    placer = Placer(d, ink, shapes) if canvas is None else _SavingPlacer(d, ink, shapes, canvas)
     todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
     for hl in todo:  # names first: they are the widest
         place_location(placer, hl)
@@ -464,12 +488,6 @@ def _paste_patches(out: Image.Image, img: Image.Image, patches: list[Box], k: in
     for b in patches:  # the discs drawn while placing: reduce just their regions
         x0, y0, x1, y1 = _aligned(b, k)
         out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
-
-
-def _restore(kept: _Kept, base: _Base, patches: list[Box]) -> None:
-    """The kept canvas without the discs placement drew on it."""
-    if patches:
-        _redraw(kept.canvas, base, [_aligned(b, SUPERSAMPLE) for b in patches])
 
 
 def _blank(size: tuple[int, int], lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
