@@ -238,7 +238,9 @@ def render_map_image(
         sig = (data.title, plan.size, geo, tuple(plan.keys), plan.legend_px, coordinates, header)
         kept = _KEPT.get(sig)
         if kept is not None:
-            return _patched(kept, base, view)
+            changed = _changed(kept, plan)
+            if len(changed) <= len(plan.hexes) * PATCH_AT_MOST:
+                return _patched(kept, base, changed)
         return _drawn(base, view, keep=True, sig=sig)
     finally:
         _LOCK.release()
@@ -340,6 +342,9 @@ class _Base:
 # 1.05; the rest is margin (tests/render/test_map_patch.py fails at 0.7).  The legend is below
 # every hex's reach (the map's margin is wider than 0.2 radii)
 HEX_REACH = 1.2
+# a map that differs from the kept one in more than this share of its hexes (another game's,
+# most likely) is drawn from nothing (and kept instead)
+PATCH_AT_MOST = 0.25
 # full maps a process keeps, the last of each title, size and legend (a legend with or without
 # the last move's entry is another height): canvas, reduction, bare fills and ink mask (about
 # 70 MB for 18MS as Pillow holds them), and a scratch canvas and image of each size kept
@@ -404,11 +409,17 @@ def _redraw(canvas: Image.Image, base: _Base, boxes: list[tuple[int, int, int, i
         canvas.paste(scratch.crop(b), b[:2])
 
 
-def _patched(kept: _Kept, base: _Base, view: GameView) -> Image.Image:
-    k = SUPERSAMPLE
-    plan = base.plan
+def _changed(kept: _Kept, plan: _Plan) -> set[str]:
+    """The hexes whose drawing differs from the kept map's: their art, or a ring around them."""
     changed = {n for n, art in plan.art_of.items() if kept.art_of.get(n) != art}
     changed.update(set(kept.rings[0]) ^ set(plan.emphasise), set(kept.rings[1]) ^ set(plan.last))
+    return changed
+
+
+def _patched(kept: _Kept, base: _Base, changed: set[str]) -> Image.Image:
+    """The kept map with the changed hexes drawn again (and kept as the new last map)."""
+    k = SUPERSAMPLE
+    plan = base.plan
     boxes = [_aligned(base.box(n), k) for n in sorted(changed)]
     if boxes:
         _redraw(kept.canvas, base, boxes)

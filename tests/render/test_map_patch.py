@@ -1,6 +1,6 @@
 """A full map drawn by patching a kept earlier map (render.map._Kept) is, pixel for pixel,
-the map drawn from nothing: over the moves of real games of every title, interleaved, with
-close-ups drawn in between."""
+the map drawn from nothing: over the moves of real games of every title (two of 18MS),
+interleaved, with close-ups drawn in between."""
 
 from __future__ import annotations
 
@@ -19,7 +19,10 @@ from tests.render.test_legibility import SHARED
 
 pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="shared fixtures not mounted")
 
-GAMES = [("18MS", "14375.json"), ("1870", "1870_game_end_bank.json"), ("18MEX", "13315.json")]
+# two games of 18MS: a map of one after a map of the other differs in many hexes (drawn from
+# nothing and kept), the next of the same game is patched from the other's
+GAMES = [("18MS", "14375.json"), ("1870", "1870_game_end_bank.json"), ("18MEX", "13315.json"),
+         ("18MS", "17510.json")]
 
 
 def _states(title: str, name: str, every: int, first: int) -> Iterator[GameView]:
