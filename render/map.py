@@ -347,8 +347,9 @@ HEX_REACH = 1.2
 PATCH_AT_MOST = 0.25
 # full maps a process keeps, the last of each title, size and legend (a legend with or without
 # the last move's entry is another height): canvas, reduction, bare fills and ink mask (about
-# 70 MB for 18MS as Pillow holds them), and a scratch canvas and image of each size kept
-MAPS_KEPT = 6
+# 71 MB for 18MS as Pillow holds them, 80 MB for 1870), and one scratch canvas and image as
+# large as the largest (57-64 MB): at most about 380 MB
+MAPS_KEPT = 4
 
 
 @dataclass(slots=True)
@@ -368,7 +369,7 @@ class _Kept:
 
 _KEPT: OrderedDict[tuple[object, ...], _Kept] = OrderedDict()
 _LOCK = threading.Lock()  # the kept maps and scratch canvases are one thread's at a time
-_SCRATCH: dict[tuple[str, tuple[int, int]], Image.Image] = {}
+_SCRATCH: dict[str, Image.Image] = {}  # by use: one as large as the largest kept map
 
 
 def _keep(kept: _Kept) -> None:
@@ -376,15 +377,14 @@ def _keep(kept: _Kept) -> None:
     _KEPT.move_to_end(kept.sig)
     while len(_KEPT) > MAPS_KEPT:
         _KEPT.popitem(last=False)
-    sizes = {k.canvas.size for k in _KEPT.values()} | {k.out.size for k in _KEPT.values()}
-    for key in [key for key in _SCRATCH if key[1] not in sizes]:
-        del _SCRATCH[key]
 
 
-def _scratch(mode: str, size: tuple[int, int]) -> Image.Image:
-    img = _SCRATCH.get((mode, size))
-    if img is None:
-        img = _SCRATCH[(mode, size)] = Image.new(mode, size)
+def _scratch(use: str, size: tuple[int, int]) -> Image.Image:
+    """A scratch RGB image at least `size` large (what it holds is left over)."""
+    img = _SCRATCH.get(use)
+    if img is None or img.width < size[0] or img.height < size[1]:
+        w, h = (size if img is None else (max(size[0], img.width), max(size[1], img.height)))
+        img = _SCRATCH[use] = Image.new("RGB", (w, h))
     return img
 
 
@@ -400,7 +400,7 @@ def _redraw(canvas: Image.Image, base: _Base, boxes: list[tuple[int, int, int, i
     """The base drawing within `boxes` (canvas pixels), drawn on a scratch canvas (cleared in
     the boxes; elsewhere what it held) by every hex that reaches into them, in the full
     drawing's order, and copied into canvas."""
-    scratch = _scratch("RGB", canvas.size)
+    scratch = _scratch("canvas", canvas.size)
     for b in boxes:
         scratch.paste(theme.BACKGROUND, b)
     with unrecorded(SUPERSAMPLE):
@@ -426,7 +426,7 @@ def _patched(kept: _Kept, base: _Base, changed: set[str]) -> Image.Image:
         small = [(b[0] // k, b[1] // k, b[2] // k, b[3] // k) for b in boxes]
         for b, s in zip(boxes, small, strict=True):
             kept.out.paste(kept.canvas.crop(b).reduce(k), s[:2])
-        blank = _scratch("RGB", kept.blank.size)
+        blank = _scratch("blank", kept.blank.size)
         bd = ImageDraw.Draw(blank)
         geo_lay = plan.geo.layout
         for s in small:
