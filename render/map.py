@@ -6,6 +6,13 @@ legend (render.legend); the image is reduced (antialiased); an ink mask is taken
 render.labels places names, revenues, labels, markers, tile numbers and coordinates where the
 mask and the recorded discs leave room.  Text is drawn last, at output size.  Close-ups and
 regions (render.regions) are the same map limited to some hexes.
+
+A full map is drawn by patching the last one of its title, size and legend that the process
+drew (`_Kept`): only the hexes that changed are drawn again on the kept supersampled canvas
+(with every hex within their reach, in the full drawing's order), and the labels are placed
+on the whole map as always; the pixels are those of a map drawn from nothing
+(tests/render/test_map_patch.py).  Maps are written in a fixed palette per title
+(`title_palette`).
 """
 
 from __future__ import annotations
