@@ -612,8 +612,9 @@ def title_palette(title: str) -> Image.Image:
     view = busy_view(title)
     busiest = max(sorted(view.hexes),
                   key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c))
-    full = render_map_image(view)
-    close = render_map_image(view, focus=(busiest,), emphasise=(busiest,))
+    with _LOCK:  # drawn from nothing and not kept (render_map_image finds the kept maps taken)
+        full = render_map_image(view)
+        close = render_map_image(view, focus=(busiest,), emphasise=(busiest,))
     src = Image.new("RGB", (full.width, full.height + close.height), theme.BACKGROUND)
     src.paste(full, (0, 0))
     src.paste(close, (0, full.height))
