@@ -89,9 +89,10 @@ def clear_caches() -> None:
         clear = getattr(getattr(draw, name, None), "cache_clear", None)
         if clear is not None:
             clear()
-    kept = getattr(rmap, "_KEPT", None)  # the last full map of each title (render.map)
-    if kept is not None:
-        kept.clear()
+    for kept in (getattr(rmap, "_KEPT", None),  # maps1's last full map of each title
+                 getattr(sys.modules.get("render.mapkeep"), "KEPT", None)):  # each game's
+        if kept is not None:
+            kept.clear()
 
 
 def maps_only(n: int) -> dict[str, tuple[float, float, int]]:

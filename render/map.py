@@ -7,19 +7,18 @@ render.labels places names, revenues, labels, markers, tile numbers and coordina
 mask and the recorded discs leave room.  Text is drawn last, at output size.  Close-ups and
 regions (render.regions) are the same map limited to some hexes.
 
-A full map is drawn by patching the last one of its title, size and legend that the process
-drew (`_Kept`): only the hexes that changed are drawn again on the kept supersampled canvas
-(with every hex within their reach, in the full drawing's order), and the labels are placed
-on the whole map as always; the pixels are those of a map drawn from nothing
-(tests/render/test_map_patch.py).  Maps are written in a fixed palette per title
+A full map is drawn by patching the last one of its game, title, size and legend that the
+process keeps (render.mapkeep: the canvas reduced and the ink mask, before the labels): only
+the hexes that changed are drawn again, on a scratch supersampled canvas (with every hex within
+their reach, in the full drawing's order), and the labels are placed on the whole map as
+always, the discs they draw over the canvas redrawn under them; the pixels are those of a map
+drawn from nothing (tests/render/test_map_patch.py).  Maps are written in a fixed palette per title
 (`title_palette`).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -53,6 +52,7 @@ from render.labels import (
     place_words,
 )
 from render.layout import HexLayout, Point, fit_layout
+from render.mapkeep import KEPT, LOCK, Kept, current_game, scratch
 
 __all__ = [
     "focus_hexes", "map_geometry", "map_layout", "map_regions", "render_map", "render_map_image",
@@ -223,8 +223,9 @@ def render_map_image(
     caption: str | None = None,
 ) -> Image.Image:
     """The map as a Pillow image (see render_map).  A full map (no focus) is drawn by patching
-    the last full map of its title, size and legend that this process drew, when one is kept
-    (`_Kept`): the same pixels as drawn from nothing (tests/render/test_map_patch.py)."""
+    the last full map of its game (render.mapkeep.kept_for), title, size and legend that this
+    process kept, when one is kept: the same pixels as drawn from nothing
+    (tests/render/test_map_patch.py)."""
     data = view.data
     plan = _plan(view, size, focus, rings, legend, highlight_last, emphasise)
     k = SUPERSAMPLE
@@ -239,23 +240,27 @@ def render_map_image(
     base = _Base(plan, data, lay, arts, polys, coordinates, title if header else None)
     # a full map, text not recorded (the legibility tests read it from a drawing from nothing),
     # and no other thread of this process using the kept maps now
-    if plan.shown or recording_text() or not MAPS_KEPT or not _LOCK.acquire(blocking=False):
-        return _drawn(base, view, keep=False)
+    if plan.shown or recording_text() or KEPT.budget <= 0 or not LOCK.acquire(blocking=False):
+        return _drawn(base)
     try:
-        sig = (data.title, plan.size, geo, tuple(plan.keys), plan.legend_px, coordinates, header)
-        kept = _KEPT.get(sig)
+        key = (current_game(), data.title, plan.size, geo, tuple(plan.keys), plan.legend_px,
+               coordinates, header)
+        kept = KEPT.get(key)
         if kept is not None:
             changed = _changed(kept, plan)
             if len(changed) <= len(plan.hexes) * PATCH_AT_MOST:
                 return _patched(kept, base, changed)
-        return _drawn(base, view, keep=True, sig=sig)
+        else:  # the game's first map of this layout here: from another game's, if alike
+            donor = _donor(key, plan)
+            if donor is not None:
+                return _patched(donor[0].copy(key), base, donor[1])
+        return _drawn(base, key)
     finally:
-        _LOCK.release()
+        LOCK.release()
 
 
-def _drawn(base: _Base, view: GameView, keep: bool, sig: tuple[object, ...] = ()
-           ) -> Image.Image:
-    """The map drawn from nothing (keep: kept for the next map of its title, size and legend)."""
+def _drawn(base: _Base, key: tuple[object, ...] | None = None) -> Image.Image:
+    """The map drawn from nothing (with a key: kept under it, for the next map)."""
     plan, lay, arts, k = base.plan, base.lay, base.arts, SUPERSAMPLE
     geo = plan.geo
     img = Image.new("RGB", (geo.width * k, round(geo.height * k + plan.legend_h * k)),
@@ -264,17 +269,15 @@ def _drawn(base: _Base, view: GameView, keep: bool, sig: tuple[object, ...] = ()
     with supersampled(k) as pending, record_shapes() as shapes:
         exits = base.draw(d, None)
         out = img.reduce(k)
-        blank = _blank(out.size, geo.layout, arts)
-        ink = ImageChops.difference(out, blank).convert("L").point(_INK)
-        placer = _place(d, ink, shapes, lay, arts, exits, img if keep else None)
-    kept = None
-    if keep:
-        kept = _Kept(sig, dict(plan.art_of), (tuple(plan.emphasise), tuple(plan.last)),
-                     img, out.copy(), blank, ink)
-        _keep(kept)
+        ink = ImageChops.difference(out, _blank(out.size, geo.layout, arts)).convert("L") \
+            .point(_INK)
+        if key is not None:  # before the discs are drawn
+            kept = Kept(key, out.size, dict(plan.art_of),
+                        (tuple(plan.emphasise), tuple(plan.last)))
+            kept.store(out, ink)
+            KEPT.put(kept)
+        placer = _place(d, ink, shapes, lay, arts, exits)
     _paste_patches(out, img, placer.patches, k)
-    if isinstance(placer, _SavingPlacer):
-        placer.undo()  # the kept canvas without the discs
     draw_deferred(out, pending)
     return out
 
@@ -349,50 +352,10 @@ class _Base:
 # 1.05; the rest is margin (tests/render/test_map_patch.py fails at 0.7).  The legend is below
 # every hex's reach (the map's margin is wider than 0.2 radii)
 HEX_REACH = 1.2
-# a map that differs from the kept one in more than this share of its hexes (another game's,
-# most likely) is drawn from nothing (and kept instead)
+# a map that differs from the kept one in more than this share of its hexes (after an undo of
+# many moves, or another game's map when maps are kept without a game) is drawn from nothing
+# (and kept instead)
 PATCH_AT_MOST = 0.25
-# full maps a process keeps, the last of each title, size and legend (a legend with or without
-# the last move's entry is another height): canvas, reduction, bare fills and ink mask (about
-# 71 MB for 18MS as Pillow holds them, 80 MB for 1870), and one scratch canvas and image as
-# large as the largest (57-64 MB): at most about 380 MB
-MAPS_KEPT = 4
-
-
-@dataclass(slots=True)
-class _Kept:
-    """The last full map of a title, size and legend in this process: its supersampled canvas
-    without the discs
-    placed on it, that canvas reduced, the bare fills and the ink mask, and what they show."""
-
-    sig: tuple[object, ...]
-    art_of: dict[str, HexArt]
-    rings: tuple[tuple[str, ...], tuple[str, ...]]
-    canvas: Image.Image
-    out: Image.Image
-    blank: Image.Image
-    ink: Image.Image
-
-
-_KEPT: OrderedDict[tuple[object, ...], _Kept] = OrderedDict()
-_LOCK = threading.Lock()  # the kept maps and scratch canvases are one thread's at a time
-_SCRATCH: dict[str, Image.Image] = {}  # by use: one as large as the largest kept map
-
-
-def _keep(kept: _Kept) -> None:
-    _KEPT[kept.sig] = kept
-    _KEPT.move_to_end(kept.sig)
-    while len(_KEPT) > MAPS_KEPT:
-        _KEPT.popitem(last=False)
-
-
-def _scratch(use: str, size: tuple[int, int]) -> Image.Image:
-    """A scratch RGB image at least `size` large (what it holds is left over)."""
-    img = _SCRATCH.get(use)
-    if img is None or img.width < size[0] or img.height < size[1]:
-        w, h = (size if img is None else (max(size[0], img.width), max(size[1], img.height)))
-        img = _SCRATCH[use] = Image.new("RGB", (w, h))
-    return img
 
 
 def _fbox(b: tuple[int, int, int, int]) -> Box:
@@ -403,37 +366,66 @@ def _aligned(b: Box, k: int) -> tuple[int, int, int, int]:
     return (int(b[0] // k) * k, int(b[1] // k) * k, int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k)
 
 
-def _redraw(canvas: Image.Image, base: _Base, boxes: list[tuple[int, int, int, int]]) -> None:
-    """The base drawing within `boxes` (canvas pixels), drawn on a scratch canvas (cleared in
-    the boxes; elsewhere what it held) by every hex that reaches into them, in the full
-    drawing's order, and copied into canvas."""
-    scratch = _scratch("canvas", canvas.size)
+def _redraw(base: _Base, size: tuple[int, int], boxes: list[tuple[int, int, int, int]]
+            ) -> Image.Image:
+    """The process's scratch canvas holding, within `boxes` (canvas pixels), the base drawing
+    as a full map's canvas has it (cleared there, then every hex that reaches into them drawn
+    in the full drawing's order); elsewhere it holds whatever was left."""
+    canvas = scratch("canvas", "RGB", size)
     for b in boxes:
-        scratch.paste(theme.BACKGROUND, b)
+        canvas.paste(theme.BACKGROUND, b)
     with unrecorded(SUPERSAMPLE):
-        base.draw(ImageDraw.Draw(scratch), base.meeting([_fbox(b) for b in boxes]))
-    for b in boxes:
-        canvas.paste(scratch.crop(b), b[:2])
+        base.draw(ImageDraw.Draw(canvas), base.meeting([_fbox(b) for b in boxes]))
+    return canvas
 
 
-def _changed(kept: _Kept, plan: _Plan) -> set[str]:
+# a game's first map of a layout in a process is patched from the most alike of this many
+# maps of other games (or of none) with the same layout kept last
+DONORS_LOOKED_AT = 4
+
+
+def _donor(key: tuple[object, ...], plan: _Plan) -> tuple[Kept, set[str]] | None:
+    """The kept map of another game with the same layout (title, size, legend) that differs
+    least from this plan, if it differs in at most PATCH_AT_MOST of the hexes, and how."""
+    best: tuple[Kept, set[str]] | None = None
+    seen = 0
+    for other in reversed(KEPT.in_order()):
+        if other[1:] != key[1:]:
+            continue
+        kept = KEPT.peek(other)
+        changed = _changed(kept, plan)
+        if best is None or len(changed) < len(best[1]):
+            best = (kept, changed)
+        seen += 1
+        if seen >= DONORS_LOOKED_AT or not changed:
+            break
+    if best is None or len(best[1]) > len(plan.hexes) * PATCH_AT_MOST:
+        return None
+    return best
+
+
+def _changed(kept: Kept, plan: _Plan) -> set[str]:
     """The hexes whose drawing differs from the kept map's: their art, or a ring around them."""
     changed = {n for n, art in plan.art_of.items() if kept.art_of.get(n) != art}
     changed.update(set(kept.rings[0]) ^ set(plan.emphasise), set(kept.rings[1]) ^ set(plan.last))
     return changed
 
 
-def _patched(kept: _Kept, base: _Base, changed: set[str]) -> Image.Image:
-    """The kept map with the changed hexes drawn again (and kept as the new last map)."""
+def _patched(kept: Kept, base: _Base, changed: set[str]) -> Image.Image:
+    """The kept map with the changed hexes drawn again (and kept as the game's last map), its
+    labels placed on the whole map, the discs placement draws drawn on the scratch canvas over
+    the base drawing redrawn under them."""
     k = SUPERSAMPLE
     plan = base.plan
+    out, ink = kept.out(), kept.ink_mask()
+    canvas_size = (out.width * k, out.height * k)
     boxes = [_aligned(base.box(n), k) for n in sorted(changed)]
     if boxes:
-        _redraw(kept.canvas, base, boxes)
+        canvas = _redraw(base, canvas_size, boxes)
         small = [(b[0] // k, b[1] // k, b[2] // k, b[3] // k) for b in boxes]
         for b, s in zip(boxes, small, strict=True):
-            kept.out.paste(kept.canvas.crop(b).reduce(k), s[:2])
-        blank = _scratch("blank", kept.blank.size)
+            out.paste(canvas.crop(b).reduce(k), s[:2])
+        blank = scratch("blank", "RGB", out.size)
         bd = ImageDraw.Draw(blank)
         geo_lay = plan.geo.layout
         for s in small:
@@ -443,51 +435,46 @@ def _patched(kept: _Kept, base: _Base, changed: set[str]) -> Image.Image:
             if h.name in near:
                 bd.polygon(geo_lay.polygon(geo_lay.center(h.x, h.y)), fill=art.fill)
         for s in small:
-            kept.blank.paste(blank.crop(s), s[:2])
-            kept.ink.paste(ImageChops.difference(kept.out.crop(s), kept.blank.crop(s))
-                           .convert("L").point(_INK), s[:2])
+            ink.paste(ImageChops.difference(out.crop(s), blank.crop(s)).convert("L").point(_INK),
+                      s[:2])
+        kept.store(out, ink, (min(s[1] for s in small), max(s[3] for s in small)))
     kept.art_of = dict(plan.art_of)
     kept.rings = (tuple(plan.emphasise), tuple(plan.last))
-    _KEPT.move_to_end(kept.sig)
-    d = ImageDraw.Draw(kept.canvas)
+    KEPT.put(kept)
     dummy = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    discs = _Recorded()
     with supersampled(k) as pending, record_shapes() as shapes:
         exits = base.draw(dummy, None)  # the text, shapes and exits of a full drawing
-        placer = _place(d, kept.ink, shapes, base.lay, base.arts, exits, kept.canvas)
-    out = kept.out.copy()
-    _paste_patches(out, kept.canvas, placer.patches, k)
-    assert isinstance(placer, _SavingPlacer)
-    placer.undo()
+        placer = _place(discs, ink, shapes, base.lay, base.arts, exits)  # type: ignore[arg-type]
+    if placer.patches:
+        under = [_aligned(b, k) for b in placer.patches]
+        canvas = _redraw(base, canvas_size, under)
+        discs.replay(ImageDraw.Draw(canvas))
+        _paste_patches(out, canvas, placer.patches, k)
     draw_deferred(out, pending)
     return out
 
 
-class _SavingPlacer(Placer):
-    """A Placer that keeps what is under each disc's box before the disc is drawn there, so
-    that the kept canvas can be given back without the discs (`undo`)."""
+class _Recorded:
+    """Stands for the canvas's ImageDraw while labels are placed on a patched map: the discs'
+    drawing calls are kept, to be made (`replay`) once the canvas under them is redrawn."""
 
-    def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image, shapes: list[ShapeMark],
-                 canvas: Image.Image) -> None:
-        super().__init__(d, mask, shapes)
-        self.canvas = canvas
-        self.saved: list[tuple[tuple[int, int, int, int], Image.Image]] = []
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
 
-    def take(self, b: Box, kind: str = "label", disc: bool = False) -> None:
-        if disc:
-            box = _aligned(b, SUPERSAMPLE)
-            self.saved.append((box, self.canvas.crop(box)))
-        super().take(b, kind, disc)
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        def call(*args: object, **kwargs: object) -> None:
+            self.calls.append((name, args, kwargs))
+        return call
 
-    def undo(self) -> None:
-        for box, under in reversed(self.saved):
-            self.canvas.paste(under, box[:2])
-        self.saved.clear()
+    def replay(self, d: ImageDraw.ImageDraw) -> None:
+        for name, args, kwargs in self.calls:
+            getattr(d, name)(*args, **kwargs)
 
 
 def _place(d: ImageDraw.ImageDraw, ink: Image.Image, shapes: list[ShapeMark], lay: HexLayout,
-           arts: list[tuple[Hex, Point, HexArt]], exits: dict[str, list[float]],
-           canvas: Image.Image | None = None) -> Placer:
-    placer = Placer(d, ink, shapes) if canvas is None else _SavingPlacer(d, ink, shapes, canvas)
+           arts: list[tuple[Hex, Point, HexArt]], exits: dict[str, list[float]]) -> Placer:
+    placer = Placer(d, ink, shapes)
     todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
     for hl in todo:  # names first: they are the widest
         place_location(placer, hl)
@@ -612,7 +599,7 @@ def title_palette(title: str) -> Image.Image:
     view = busy_view(title)
     busiest = max(sorted(view.hexes),
                   key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c))
-    with _LOCK:  # drawn from nothing and not kept (render_map_image finds the kept maps taken)
+    with LOCK:  # drawn from nothing and not kept (render_map_image finds the kept maps taken)
         full = render_map_image(view)
         close = render_map_image(view, focus=(busiest,), emphasise=(busiest,))
     src = Image.new("RGB", (full.width, full.height + close.height), theme.BACKGROUND)
