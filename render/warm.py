@@ -14,8 +14,9 @@ drawn and an octree over them, 0.1-0.3 s of CPU a title), which every later map 
 
 The kept text masks change no pixel of a later image (tests/render/test_render_caches.py), and
 the palette is the same in every process.
-The full maps drawn are kept (render.map._Kept): a game's first maps may be patched from its
-title's start board, with the pixels of a map drawn from nothing (tests/render/test_map_patch.py).
+The full maps drawn are kept (render.mapkeep, under no game): a game's first map of a layout
+may be patched from its title's start board (render.map._donor), with the pixels of a map
+drawn from nothing (tests/render/test_map_patch.py).
 """
 
 from __future__ import annotations
