@@ -75,15 +75,15 @@ def _cpu_of(pid: int) -> float:
 
 def _memory_of(pid: int) -> tuple[float, float]:
     """(resident, peak resident) megabytes of a live process (Linux /proc)."""
-    got = {"VmRSS:": 0.0, "VmHWM:": 0.0}
+    got = {"VmRSS": 0.0, "VmHWM": 0.0}
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            name, _, rest = line.partition(" ")
+            name, _, rest = line.partition(":")
             if name in got:
-                got[name] = int(rest.split()[0]) / 1024
+                got[name] = int(rest.split()[0]) / 1024  # kB
     except OSError:
         pass
-    return got["VmRSS:"], got["VmHWM:"]
+    return got["VmRSS"], got["VmHWM"]
 
 
 def _render_workers(images: Any) -> list[int]:
