@@ -132,6 +132,20 @@ def note_shape(kind: str, center: Point, radius: float) -> None:
             rec.append(m)
 
 
+def note_again(marks: Sequence[ShapeMark]) -> None:
+    """Record shapes noted before, again, for whoever records shapes (render.map: a hex's
+    drawing kept from the last map)."""
+    for rec in _SHAPES.get():
+        rec.extend(marks)
+
+
+def deferred_items() -> list[tuple[Point, str, Font, RGB, str, RGB | None, int]]:
+    """The text kept so far by the `supersampled` around (appended to by text())."""
+    dfr = _DEFER.get()
+    assert dfr is not None, "not inside supersampled()"
+    return dfr.items
+
+
 def note_box(kind: str, box: Box) -> None:
     """Record a box (given in drawing pixels) for whoever records shapes."""
     recs = _SHAPES.get()

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
+import lz4.block
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.core.data import Hex, TitleData
@@ -30,8 +31,10 @@ from render import theme
 from render.draw import (
     Box,
     ShapeMark,
+    deferred_items,
     digit_height,
     draw_deferred,
+    note_again,
     record_shapes,
     recording_text,
     ring,
@@ -52,7 +55,7 @@ from render.labels import (
     place_words,
 )
 from render.layout import HexLayout, Point, fit_layout
-from render.mapkeep import KEPT, LOCK, Kept, current_game, scratch
+from render.mapkeep import KEPT, LOCK, HexDrawn, Kept, current_game, scratch
 
 __all__ = [
     "focus_hexes", "map_geometry", "map_layout", "map_regions", "render_map", "render_map_image",
@@ -266,14 +269,15 @@ def _drawn(base: _Base, key: tuple[object, ...] | None = None) -> Image.Image:
     img = Image.new("RGB", (geo.width * k, round(geo.height * k + plan.legend_h * k)),
                     theme.BACKGROUND)
     d = ImageDraw.Draw(img)
+    hexes: dict[str, HexDrawn] = {}
     with supersampled(k) as pending, record_shapes() as shapes:
-        exits = base.draw(d, None)
+        exits = base.draw(d, None, hexes if key is not None else None)
         out = img.reduce(k)
         ink = ImageChops.difference(out, _blank(out.size, geo.layout, arts)).convert("L") \
             .point(_INK)
         if key is not None:  # before the discs are drawn
             kept = Kept(key, out.size, dict(plan.art_of),
-                        (tuple(plan.emphasise), tuple(plan.last)))
+                        (tuple(plan.emphasise), tuple(plan.last)), hexes)
             kept.store(out, ink)
             KEPT.put(kept)
         placer = _place(d, ink, shapes, lay, arts, exits)
@@ -295,16 +299,21 @@ class _Base:
     coordinates: bool
     title: str | None
 
-    def draw(self, d: ImageDraw.ImageDraw, only: set[str] | None) -> dict[str, list[float]]:
+    def draw(self, d: ImageDraw.ImageDraw, only: set[str] | None,
+             hexes: dict[str, HexDrawn] | None = None) -> dict[str, list[float]]:
         """Draw it all, or (only) what these hexes draw, in the same order: their fills, art,
         outlines, borders and rings (the text is deferred, the legend is below every hex's
-        reach), and return each drawn hex's track exits."""
-        plan, lay, k = self.plan, self.lay, SUPERSAMPLE
+        reach), and return each drawn hex's track exits; `hexes` gets what each hex's art
+        recorded (`HexDrawn`)."""
+        plan, lay = self.plan, self.lay
         polys = self.polys if only is None else {n: p for n, p in self.polys.items() if n in only}
         arts = self.arts if only is None else [a for a in self.arts if a[0].name in only]
         for h, _, art in arts:
             d.polygon(polys[h.name], fill=art.fill)
-        exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
+        if hexes is None:
+            exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
+        else:
+            exits = {h.name: self._hex(d, h.name, c, art, hexes) for h, c, art in arts}
         ow = max(1, round(lay.radius * 0.025))
         for h, _, _ in arts:  # one C call a hex (the corners' notches are sub-pixel)
             poly = polys[h.name]
@@ -317,8 +326,43 @@ class _Base:
         for name in plan.last:
             if name in polys:
                 ring(d, polys[name], theme.HIGHLIGHT, hw)
-        if only is not None:
-            return exits
+        if only is None:
+            self._above(d)
+        return exits
+
+    def _hex(self, d: ImageDraw.ImageDraw, name: str, c: Point, art: HexArt,
+             hexes: dict[str, HexDrawn]) -> list[float]:
+        items = deferred_items()
+        n = len(items)
+        with record_shapes() as marks:
+            exits = draw_hex(d, self.lay, c, art)
+        hexes[name] = HexDrawn(exits, tuple(marks), tuple(items[n:]))
+        return exits
+
+    def records(self, kept: dict[str, HexDrawn], changed: set[str],
+                hexes: dict[str, HexDrawn]) -> dict[str, list[float]]:
+        """What a full drawing records (the track exits, the shapes noted, the text deferred),
+        in the same order, without drawing the canvas: each hex not changed gives what its art
+        recorded in the kept map (`kept`), the others are drawn on a 1 x 1 image (every
+        Pillow call clipped to nothing); `hexes` gets what each hex's art recorded."""
+        d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+        exits = {}
+        items = deferred_items()
+        for h, c, art in self.arts:
+            got = None if h.name in changed else kept.get(h.name)
+            if got is None:
+                exits[h.name] = self._hex(d, h.name, c, art, hexes)
+                continue
+            note_again(got.shapes)
+            items.extend(got.texts)
+            exits[h.name] = got.exits
+            hexes[h.name] = got
+        self._above(d)
+        return exits
+
+    def _above(self, d: ImageDraw.ImageDraw) -> None:
+        """The coordinates and header (deferred text) and the legend."""
+        plan, lay, k = self.plan, self.lay, SUPERSAMPLE
         if self.coordinates:
             draw_coordinates(d, lay, plan.hexes, _margin(plan.size) * k)
         if self.title is not None:
@@ -329,7 +373,6 @@ class _Base:
             map_h, width = plan.geo.height * k, plan.geo.width * k
             d.line([(0, map_h), (width, map_h)], fill=theme.HEX_OUTLINE, width=k)
             draw_legend(d, plan.keys, map_h, width, k, font_px=plan.legend_px)
-        return exits
 
     def meeting(self, boxes: list[Box]) -> set[str]:
         """The hexes whose drawing may reach into one of the boxes (canvas pixels)."""
@@ -440,19 +483,40 @@ def _patched(kept: Kept, base: _Base, changed: set[str]) -> Image.Image:
         kept.store(out, ink, (min(s[1] for s in small), max(s[3] for s in small)))
     kept.art_of = dict(plan.art_of)
     kept.rings = (tuple(plan.emphasise), tuple(plan.last))
-    KEPT.put(kept)
-    dummy = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     discs = _Recorded()
+    hexes: dict[str, HexDrawn] = {}
     with supersampled(k) as pending, record_shapes() as shapes:
-        exits = base.draw(dummy, None)  # the text, shapes and exits of a full drawing
+        exits = base.records(kept.hexes, changed, hexes)  # as a full drawing records them
         placer = _place(discs, ink, shapes, base.lay, base.arts, exits)  # type: ignore[arg-type]
+    kept.hexes = hexes
+    KEPT.put(kept)
     if placer.patches:
-        under = [_aligned(b, k) for b in placer.patches]
-        canvas = _redraw(base, canvas_size, under)
+        canvas = _under_discs(kept, base, canvas_size, [_aligned(b, k) for b in placer.patches],
+                              boxes)
         discs.replay(ImageDraw.Draw(canvas))
         _paste_patches(out, canvas, placer.patches, k)
     draw_deferred(out, pending)
     return out
+
+
+def _under_discs(kept: Kept, base: _Base, size: tuple[int, int],
+                 under: list[tuple[int, int, int, int]], changed: list[tuple[int, int, int, int]]
+                 ) -> Image.Image:
+    """The scratch canvas holding the base drawing in the boxes `under` (the discs' boxes):
+    pasted from the kept map's (`Kept.under`) where no changed hex's box meets them, redrawn
+    elsewhere (the discs are mostly where they were: redrawing under all of them took half of
+    the hexes of a map); the boxes' base drawing kept for the next map."""
+    def meets(b: tuple[int, int, int, int]) -> bool:
+        return any(b[0] < c[2] and c[0] < b[2] and b[1] < c[3] and c[1] < b[3] for c in changed)
+
+    stale = [b for b in under if b not in kept.under or meets(b)]
+    canvas = _redraw(base, size, stale) if stale else scratch("canvas", "RGB", size)
+    for b in under:  # after the redraw, which may draw over these boxes
+        if b not in stale:
+            canvas.paste(Image.frombytes("RGB", (b[2] - b[0], b[3] - b[1]),
+                                         lz4.block.decompress(kept.under[b])), b[:2])
+    kept.under = {b: lz4.block.compress(canvas.crop(b).tobytes()) for b in under}
+    return canvas
 
 
 class _Recorded:

@@ -2,11 +2,12 @@
 
 A kept map is what a full map's drawing had before its labels were placed: the supersampled
 canvas reduced to output size (without the discs placement draws) and the ink mask taken from
-it, with what they show (each hex's art, the rings).  Both are kept compressed (LZ4, the
-reduced map in bands of `BAND` rows, so that a patch compresses again only the bands it
-touched): about 0.3 MB for an 18MS map and 0.5 MB for an 1870 one, where Pillow holds them in
-14-16 MB.  The supersampled canvas is not kept: a patch redraws what it needs of it on one
-scratch canvas a process (`scratch`).
+it, with what they show (each hex's art, the rings), what each hex's drawing recorded (track
+exits, shapes, deferred text: `HexDrawn`) and the canvas under each disc placement drew.  The
+images are kept compressed (LZ4, the reduced map in bands of `BAND` rows, so that a patch
+compresses again only the bands it touched): about 0.3 MB for an 18MS map and 0.45 MB for an
+1870 one in all, where Pillow holds the two images in 14-16 MB.  The supersampled canvas is not
+kept: a patch redraws what it needs of it on one scratch canvas a process (`scratch`).
 
 Kept maps are keyed by game (`kept_for`, set by whoever draws a game's images; maps drawn
 outside it share the key None) and by what fixes the image's layout (title, size, legend);
@@ -21,17 +22,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 import lz4.block
 from PIL import Image
 
+from render.draw import ShapeMark
 from render.hexart import HexArt
 
 BAND = 32  # rows of the reduced map compressed together
 DEFAULT_BUDGET = 128 * 2**20  # bytes of kept maps a process (about 250-400 maps)
-# what a kept map holds besides its compressed pixels (its key, the dict of hex art, which
-# shares the art objects of the view it was drawn from, the bands' list), counted per hex
-_OVERHEAD_A_HEX = 200
+# what a kept map holds besides its compressed pixels, counted per hex (an estimate): each
+# hex's art (HexArt) and what its drawing recorded (`HexDrawn`: 300-650 bytes a hex measured
+# on 18MS and 1870 maps)
+_OVERHEAD_A_HEX = 2000
 
 _GAME: ContextVar[object] = ContextVar("render_map_game", default=None)
 LOCK = threading.Lock()  # the kept maps and the scratch images are one thread's at a time
@@ -54,6 +58,15 @@ def current_game() -> object:
     return _GAME.get()
 
 
+class HexDrawn(NamedTuple):
+    """What drawing a hex's art recorded: its track exits, the shapes it noted and the text it
+    deferred (a patched map takes them for the hexes that did not change)."""
+
+    exits: list[float]
+    shapes: tuple[ShapeMark, ...]
+    texts: tuple[Any, ...]
+
+
 @dataclass(slots=True)
 class Kept:
     """A full map's drawing before its labels: the reduced canvas (bands of LZ4), the ink mask
@@ -63,16 +76,21 @@ class Kept:
     size: tuple[int, int]
     art_of: dict[str, HexArt]
     rings: tuple[tuple[str, ...], tuple[str, ...]]
+    hexes: dict[str, HexDrawn] = field(default_factory=dict)
+    # the canvas's base drawing (without discs) under each disc's box, as LZ4 of RGB bytes
+    under: dict[tuple[int, int, int, int], bytes] = field(default_factory=dict)
     bands: list[bytes] = field(default_factory=list)
     ink: bytes = b""
 
     def copy(self, key: tuple[object, ...]) -> Kept:
         """The same map under another key (another game's first map patched from it)."""
-        return Kept(key, self.size, dict(self.art_of), self.rings, list(self.bands), self.ink)
+        return Kept(key, self.size, dict(self.art_of), self.rings, self.hexes, self.under,
+                    list(self.bands), self.ink)
 
     @property
     def nbytes(self) -> int:
-        return sum(map(len, self.bands)) + len(self.ink) + _OVERHEAD_A_HEX * len(self.art_of)
+        return (sum(map(len, self.bands)) + len(self.ink) + sum(map(len, self.under.values()))
+                + _OVERHEAD_A_HEX * len(self.art_of))
 
     def store(self, out: Image.Image, ink: Image.Image, rows: tuple[int, int] | None = None
               ) -> None:
