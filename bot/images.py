@@ -5,8 +5,9 @@ edits them into the reply). `ImageDesk` draws them:
 - in worker processes, one per core by default (`render_processes`; 0 draws in threads,
   which the tests use to keep start-up light); every image of a game goes to the same worker
   (chosen by a stable hash of the game's id), which keeps the game's last full map and draws
-  the next by patching it (render.mapkeep); each worker is a pool of one process with one
-  slot, so a game's images are drawn in the order asked;
+  the next by patching it (render.mapkeep); each worker is a pool of one process, whose jobs
+  it draws in the order given, with `SLOTS_A_WORKER` jobs given at a time (the next job's
+  view is built and sent while the worker draws the one before);
 - per game, only the newest state: when a newer move of the same game asked for images before
   an older one's turn came, the older one draws nothing and its kinds pass to the newer one;
 - an image already drawn for the same stored state is not drawn again (`/picture` after a
@@ -31,6 +32,8 @@ from bot.replies import Attachment, ImageJob
 from engine.view import GameView
 
 log = logging.getLogger(__name__)
+
+SLOTS_A_WORKER = 1  # jobs handed to a worker process at a time (threads: one in all)
 
 
 def image_filename(kind: str) -> str:
@@ -98,8 +101,9 @@ class ImageDesk:
         self.renderer = renderer
         self.nice = nice  # the worker processes' niceness (os.nice) over the bot's
         self.workers = (os.cpu_count() or 1) if workers is None else workers
-        # one slot and one pool of one process a worker (threads: one slot, a pool of two)
-        self._slots = [asyncio.Semaphore(1) for _ in range(max(1, self.workers))]
+        # slots and one pool of one process a worker (threads: one slot, a pool of two)
+        slots = SLOTS_A_WORKER if self.workers > 0 else 1
+        self._slots = [asyncio.Semaphore(slots) for _ in range(max(1, self.workers))]
         self._pools: list[Executor | None] = [None] * len(self._slots)
         self._packer = imagewire.Packer()
         self._games: OrderedDict[int, _GameImages] = OrderedDict()
