@@ -245,9 +245,9 @@ def render_map_image(
     # and no other thread of this process using the kept maps now
     if plan.shown or recording_text() or KEPT.budget <= 0 or not LOCK.acquire(blocking=False):
         return _drawn(base)
+    key = (current_game(), data.title, plan.size, geo, tuple(plan.keys), plan.legend_px,
+           coordinates, header)
     try:
-        key = (current_game(), data.title, plan.size, geo, tuple(plan.keys), plan.legend_px,
-               coordinates, header)
         kept = KEPT.get(key)
         if kept is not None:
             changed = _changed(kept, plan)
@@ -258,6 +258,9 @@ def render_map_image(
             if donor is not None:
                 return _patched(donor[0].copy(key), base, donor[1])
         return _drawn(base, key)
+    except BaseException:
+        KEPT.discard(key)  # perhaps half updated
+        raise
     finally:
         LOCK.release()
 
