@@ -9,9 +9,9 @@ the CPU time moves less with the load.
 
 "map" alternates between the board and the board one move later (a tile laid on one more hex),
 as a game's maps follow each other: what the renderer keeps between maps (render.draw's text
-masks) is used as in a game.  "map emptied" empties those caches, and the kept last map of each
-title that a full map is patched from, before each render (a game whose maps were pushed out
-by many others); it is not a process's first map, which also pays
+masks, the kept map a full map is patched from: render.mapkeep) is used as in a game.  "map
+emptied" empties those caches and the kept maps before each render (a game whose maps were
+pushed out by many others); it is not a process's first map, which also pays
 for its memory, its fonts and Pillow's plugins: --first measures that.
 
 --against REV: the maps only, of this tree and of git revision REV (extracted to a temporary
