@@ -73,6 +73,26 @@ def _cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _memory_of(pid: int) -> tuple[float, float]:
+    """(resident, peak resident) megabytes of a live process (Linux /proc)."""
+    got = {"VmRSS": 0.0, "VmHWM": 0.0}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name, _, rest = line.partition(":")
+            if name in got:
+                got[name] = int(rest.split()[0]) / 1024  # kB
+    except OSError:
+        pass
+    return got["VmRSS"], got["VmHWM"]
+
+
+def _render_workers(images: Any) -> list[int]:
+    """The render workers' process ids (one pool of several, or a pool a worker)."""
+    if hasattr(images, "worker_pids"):
+        return list(images.worker_pids())
+    return list(getattr(getattr(images, "_pool", None), "_processes", None) or {})
+
+
 def bot_process(port: int, database: str, processes: int | None, threads: int,
                 conn: Connection) -> None:
     """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
@@ -147,8 +167,7 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                 gcw.reset()
                 conn.send(None)
             elif msg == "stats":
-                pool = service.images._pool
-                workers = list(getattr(pool, "_processes", None) or {})
+                workers = _render_workers(service.images)
                 self_cpu = resource.getrusage(resource.RUSAGE_SELF)
                 conn.send({
                     "lag_worst_ms": service.lag.worst * 1000,
@@ -157,6 +176,7 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                     "drawn": service.images.drawn,
                     "bot_cpu": self_cpu.ru_utime + self_cpu.ru_stime,
                     "render_cpu": sum(_cpu_of(p) for p in workers),
+                    "render_mb": [_memory_of(p) for p in workers],
                     "gc": (list(gcw.count), list(gcw.total), gcw.worst),
                     "commits": getattr(getattr(store.db, "group", None), "commits", 0),
                 })
@@ -385,6 +405,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out.update(measure(fake.pending, iids))
             out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
             out["commits"] = after["commits"] - before["commits"]
+            out["render_mb"] = after["render_mb"]
             for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
                 out[k] = after[k] - before[k]
             out["fake_cpu"] = (fake_after.ru_utime + fake_after.ru_stime
@@ -439,6 +460,9 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     print(f"CPU over the moves: bot process {r['bot_cpu']:.1f} s ({r['bot_cpu'] / n * ms:.1f} ms "
           f"a move), render workers {r['render_cpu']:.1f} s, fake Discord {r['fake_cpu']:.1f} s "
           f"({r['fake_cpu'] / n * ms:.1f} ms a move)")
+    if r.get("render_mb"):
+        print("render workers' memory (resident / peak, MB): " + ", ".join(
+            f"{rss:.0f} / {peak:.0f}" for rss, peak in r["render_mb"]))
     print(f"bot's event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
     counts, totals, worst = r["gc"]
     print("bot's cyclic collector: " + ", ".join(

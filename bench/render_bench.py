@@ -9,8 +9,9 @@ the CPU time moves less with the load.
 
 "map" alternates between the board and the board one move later (a tile laid on one more hex),
 as a game's maps follow each other: what the renderer keeps between maps (render.draw's text
-masks) is used as in a game.  "map emptied" empties those caches before each render (a game
-whose maps were pushed out by many others); it is not a process's first map, which also pays
+masks, the kept map a full map is patched from: render.mapkeep) is used as in a game.  "map
+emptied" empties those caches and the kept maps before each render (a game whose maps were
+pushed out by many others); it is not a process's first map, which also pays
 for its memory, its fonts and Pillow's plugins: --first measures that.
 
 --against REV: the maps only, of this tree and of git revision REV (extracted to a temporary
@@ -82,11 +83,16 @@ def moved(view: GameView) -> GameView:
 def clear_caches() -> None:
     """Forget what the renderer keeps between maps (nothing in trees that keep nothing)."""
     from render import draw
+    from render import map as rmap
 
     for name in ("text_masks", "fit_font_size"):
         clear = getattr(getattr(draw, name, None), "cache_clear", None)
         if clear is not None:
             clear()
+    for kept in (getattr(rmap, "_KEPT", None),  # maps1's last full map of each title
+                 getattr(sys.modules.get("render.mapkeep"), "KEPT", None)):  # each game's
+        if kept is not None:
+            kept.clear()
 
 
 def maps_only(n: int) -> dict[str, tuple[float, float, int]]:

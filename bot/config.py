@@ -23,6 +23,8 @@ class Config:
     cache_megabytes: int = 512  # memory budget of the replayed games kept loaded
     render_processes: int | None = None  # None: one per core; 0: draw in threads
     render_nice: int = 0  # the render workers' niceness over the bot's (0: the same)
+    # memory budget of the full maps each render worker keeps to patch a game's next map
+    render_maps_megabytes: int = 128
     engine_threads: int = 8
     import_seconds: float = 60.0  # an import replaying longer than this is refused
     log_level: str = "INFO"
@@ -86,6 +88,8 @@ def _from_raw(raw: dict[str, Any]) -> Config:
         render_processes=(int(bot["render_processes"]) if "render_processes" in bot
                           else base.render_processes),
         render_nice=int(bot.get("render_nice", base.render_nice)),
+        render_maps_megabytes=int(bot.get("render_maps_megabytes",
+                                          base.render_maps_megabytes)),
         engine_threads=int(bot.get("engine_threads", base.engine_threads)),
         import_seconds=float(bot.get("import_seconds", base.import_seconds)),
         log_level=str(bot.get("log_level", base.log_level)),

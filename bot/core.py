@@ -92,10 +92,11 @@ class ServiceCore:
         engine_threads: int = 8,
         render_processes: int | None = 0,
         render_nice: int = 0,
+        render_maps_bytes: int | None = None,
     ) -> None:
         self.store = store
         self.engine: EnginePort = engine or RealEngine()
-        self.renderer: Renderer = renderer or RealRenderer()
+        self.renderer: Renderer = renderer or RealRenderer(render_maps_bytes)
         self.render_images = render_images
         self.images = ImageDesk(self.renderer, render_processes, nice=render_nice)
         self._cache: OrderedDict[int, Live] = OrderedDict()

@@ -2,8 +2,12 @@
 
 A move's reply goes out as soon as the move is stored; its images follow (the Discord layer
 edits them into the reply). `ImageDesk` draws them:
-- in a pool of worker processes sized to the machine's cores (`render_workers`; 0 draws in
-  threads, which the tests use to keep start-up light);
+- in worker processes, one per core by default (`render_processes`; 0 draws in threads,
+  which the tests use to keep start-up light); every image of a game goes to the same worker
+  (chosen by a stable hash of the game's id), which keeps the game's last full map and draws
+  the next by patching it (render.mapkeep); each worker is a pool of one process, whose jobs
+  it draws in the order given, with `SLOTS_A_WORKER` jobs given at a time (the next job's
+  view is built and sent while the worker draws the one before);
 - per game, only the newest state: when a newer move of the same game asked for images before
   an older one's turn came, the older one draws nothing and its kinds pass to the newer one;
 - an image already drawn for the same stored state is not drawn again (`/picture` after a
@@ -15,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -28,6 +33,8 @@ from engine.view import GameView
 
 log = logging.getLogger(__name__)
 
+SLOTS_A_WORKER = 1  # jobs handed to a worker process at a time (threads: one in all)
+
 
 def image_filename(kind: str) -> str:
     """The attachment's name: "map.png", "region-A1-D8.png" for kind "region:A1-D8"."""
@@ -35,11 +42,12 @@ def image_filename(kind: str) -> str:
 
 
 def _draw(renderer: Renderer, kind: str, view: GameView,
-          clocks: Mapping[str, float] | None) -> bytes | None:
-    """One image (runs in a worker process or thread); the card shows the players' clocks."""
-    if kind == "card" and clocks:
-        return renderer.render(kind, view, clocks=clocks)
-    return renderer.render(kind, view)
+          clocks: Mapping[str, float] | None, game: object = None) -> bytes | None:
+    """One image of `game` (runs in a thread); the card shows the players' clocks."""
+    with imagewire.keeping(renderer, game):
+        if kind == "card" and clocks:
+            return renderer.render(kind, view, clocks=clocks)
+        return renderer.render(kind, view)
 
 
 def _warm(renderer: Renderer, nice: int = 0) -> None:
@@ -93,8 +101,10 @@ class ImageDesk:
         self.renderer = renderer
         self.nice = nice  # the worker processes' niceness (os.nice) over the bot's
         self.workers = (os.cpu_count() or 1) if workers is None else workers
-        self._slots = asyncio.Semaphore(max(1, self.workers))
-        self._pool: Executor | None = None
+        # slots and one pool of one process a worker (threads: one slot, a pool of two)
+        slots = SLOTS_A_WORKER if self.workers > 0 else 1
+        self._slots = [asyncio.Semaphore(slots) for _ in range(max(1, self.workers))]
+        self._pools: list[Executor | None] = [None] * len(self._slots)
         self._packer = imagewire.Packer()
         self._games: OrderedDict[int, _GameImages] = OrderedDict()
         self._games_kept = games_kept
@@ -126,22 +136,32 @@ class ImageDesk:
         state.pending.update(dict.fromkeys(kinds))
         return ImageJob(game_id, state.latest, stamp, view, tuple(kinds), tuple(clocks))
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
+    def worker_of(self, game_id: int) -> int:
+        """The worker that draws every image of this game (the same in every run)."""
+        return zlib.crc32(str(game_id).encode()) % len(self._slots)
+
+    def _executor(self, worker: int) -> Executor:
+        pool = self._pools[worker]
+        if pool is None:
             if self.workers > 0:
                 # spawn: the bot's threads and event loop are not forked into the workers
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"),
-                                                 initializer=_warm, initargs=(self.renderer, self.nice))
+                pool = ProcessPoolExecutor(1, mp_context=get_context("spawn"),
+                                           initializer=_warm, initargs=(self.renderer, self.nice))
             else:
-                self._pool = ThreadPoolExecutor(2, thread_name_prefix="render")
-        return self._pool
+                pool = ThreadPoolExecutor(2, thread_name_prefix="render")
+            self._pools[worker] = pool
+        return pool
 
     def start(self) -> None:
         """Start the worker processes now (each warms up) rather than at the first image."""
         if self.workers > 0:
-            pool = self._executor()
-            for _ in range(self.workers):
-                pool.submit(_nothing)
+            for worker in range(len(self._pools)):
+                self._executor(worker).submit(_nothing)
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes started (benches: their memory)."""
+        return [pid for pool in self._pools if isinstance(pool, ProcessPoolExecutor)
+                for pid in (pool._processes or {})]
 
     async def draw(self, job: ImageJob) -> list[Attachment]:
         """The job's images, or none when a newer move of the game will draw them."""
@@ -149,8 +169,9 @@ class ImageDesk:
         self._idle.clear()
         try:
             view = job.view
+            worker = self.worker_of(job.game_id)
             while True:
-                async with self._slots:
+                async with self._slots[worker]:
                     state = self._game(job.game_id)
                     if job.ticket < state.latest:
                         self.superseded += 1
@@ -158,8 +179,8 @@ class ImageDesk:
                     if not isinstance(view, LazyView):
                         kinds = tuple(state.pending) or job.kinds
                         state.pending.clear()
-                        return await self._render(state, job.stamp, view, kinds,
-                                                  dict(job.clocks))
+                        return await self._render(job.game_id, state, job.stamp, view,
+                                                  kinds, dict(job.clocks))
                 # its turn came: the view is built now, out of the slot (its builder waits for
                 # the game's lock, whose holder may be waiting for a slot: `now`), then the job
                 # is looked at again (a newer move may have come meanwhile)
@@ -176,15 +197,15 @@ class ImageDesk:
     async def now(self, game_id: int, stamp: int, view: GameView,
                   kinds: Sequence[str]) -> list[Attachment]:
         """Images a command answers with (e.g. /picture): drawn now, reused if already drawn."""
-        async with self._slots:
-            return await self._render(self._game(game_id), stamp, view, tuple(kinds))
+        async with self._slots[self.worker_of(game_id)]:
+            return await self._render(game_id, self._game(game_id), stamp, view, tuple(kinds))
 
-    async def _render(self, state: _GameImages, stamp: int, view: GameView,
+    async def _render(self, game_id: int, state: _GameImages, stamp: int, view: GameView,
                       kinds: Sequence[str],
                       clocks: Mapping[str, float] | None = None) -> list[Attachment]:
         out: list[Attachment] = []
         todo = [k for k in kinds if state.drawn.get(k, (None,))[0] != stamp]
-        futures = {k: asyncio.ensure_future(self._one(k, view, clocks)) for k in todo}
+        futures = {k: asyncio.ensure_future(self._one(game_id, k, view, clocks)) for k in todo}
         for kind in kinds:
             if kind in futures:
                 try:
@@ -201,21 +222,22 @@ class ImageDesk:
             out.append(Attachment(image_filename(kind), png))
         return out
 
-    async def _one(self, kind: str, view: GameView,
+    async def _one(self, game_id: int, kind: str, view: GameView,
                    clocks: Mapping[str, float] | None) -> bytes | None:
-        """One image: in a thread with the view as it is; in a worker process with the view
-        stripped of its title data, which the worker keeps (bot/imagewire.py)."""
+        """One image: in a thread with the view as it is; in the game's worker process with
+        the view stripped of its title data, which the worker keeps (bot/imagewire.py)."""
         loop = asyncio.get_running_loop()
-        pool = self._executor()
+        pool = self._executor(self.worker_of(game_id))
         if self.workers <= 0 or not isinstance(view, GameView):
-            return await loop.run_in_executor(pool, _draw, self.renderer, kind, view, clocks)
+            return await loop.run_in_executor(pool, _draw, self.renderer, kind, view, clocks,
+                                              game_id)
         packed = self._packer.pack(view.data)
         bare = imagewire.strip(view)
         png = await loop.run_in_executor(pool, imagewire.draw_remote, self.renderer, kind, bare,
-                                         packed.key, None, clocks)
+                                         packed.key, None, clocks, game_id)
         if png == imagewire.MISSING:  # that worker's first image of this title (variant)
             png = await loop.run_in_executor(pool, imagewire.draw_remote, self.renderer, kind,
-                                             bare, packed.key, packed.blob, clocks)
+                                             bare, packed.key, packed.blob, clocks, game_id)
         return png
 
     async def idle(self) -> None:
@@ -223,6 +245,7 @@ class ImageDesk:
         await self._idle.wait()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for i, pool in enumerate(self._pools):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pools[i] = None

@@ -17,6 +17,7 @@ import hashlib
 import pickle
 from collections import OrderedDict
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from bot.ports import Renderer
@@ -67,9 +68,9 @@ _NO_DATA: Any = None
 
 
 def draw_remote(renderer: Renderer, kind: str, view: GameView, key: str, blob: bytes | None,
-                clocks: Mapping[str, float] | None) -> bytes | None:
+                clocks: Mapping[str, float] | None, game: object = None) -> bytes | None:
     """In a worker process: one image of a stripped view (`MISSING` when this worker does not
-    hold the title data and `blob` was not sent)."""
+    hold the title data and `blob` was not sent) of `game`."""
     data = _held.get(key)
     if data is None:
         if blob is None:
@@ -80,6 +81,14 @@ def draw_remote(renderer: Renderer, kind: str, view: GameView, key: str, blob: b
     else:
         _held.move_to_end(key)
     full = dataclasses.replace(view, data=data)
-    if kind == "card" and clocks:
-        return renderer.render(kind, full, clocks=clocks)
-    return renderer.render(kind, full)
+    with keeping(renderer, game):
+        if kind == "card" and clocks:
+            return renderer.render(kind, full, clocks=clocks)
+        return renderer.render(kind, full)
+
+
+def keeping(renderer: Renderer, game: object) -> AbstractContextManager[object]:
+    """The renderer's `keeping(game)` (what it keeps between images is the game's: the real
+    renderer's full maps), or nothing for a renderer without it."""
+    keep = getattr(renderer, "keeping", None)
+    return keep(game) if callable(keep) and game is not None else nullcontext()

@@ -7,6 +7,7 @@ Everything else in the bot calls the engine's public API (docs/ENGINE-API.md) di
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 import render
@@ -87,7 +88,21 @@ class Renderer(Protocol):
 class RealRenderer:
     """render/: kind is map, closeup (around view.last_hexes), market, status, card; also
     "region:A2-D7" (one of render.map_regions(view.data)) and "area:E5" (a close-up around
-    any hex), both legible in a phone preview. An unknown kind or place draws nothing."""
+    any hex), both legible in a phone preview. An unknown kind or place draws nothing.
+
+    kept_map_bytes: the budget of the full maps each drawing process keeps to patch a game's
+    next map from its last (render.mapkeep; `keeping` names the game)."""
+
+    def __init__(self, kept_map_bytes: int | None = None) -> None:
+        from render.mapkeep import DEFAULT_BUDGET
+
+        self.kept_map_bytes = DEFAULT_BUDGET if kept_map_bytes is None else kept_map_bytes
+
+    def keeping(self, game: object) -> AbstractContextManager[None]:
+        """Inside: the full maps drawn are this game's (kept and patched as its own)."""
+        from render.mapkeep import kept_for
+
+        return kept_for(game, self.kept_map_bytes)
 
     def warm(self) -> None:
         """Draw each title's start board once (a render worker's start: render.warm)."""

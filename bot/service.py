@@ -51,7 +51,8 @@ class Service(ServiceSeats):
         return cls(store, cache_bytes=config.cache_megabytes * 2**20,
                    render_images=config.render_images, import_seconds=config.import_seconds,
                    engine_threads=config.engine_threads,
-                   render_processes=config.render_processes, render_nice=config.render_nice)
+                   render_processes=config.render_processes, render_nice=config.render_nice,
+                   render_maps_bytes=config.render_maps_megabytes * 2**20)
 
     async def create_game(
         self,

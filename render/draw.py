@@ -102,6 +102,19 @@ def record_shapes() -> Iterator[list[ShapeMark]]:
         _SHAPES.reset(token)
 
 
+@contextmanager
+def unrecorded(scale: float) -> Iterator[None]:
+    """Inside: drawing seen by nobody: no text or shape recorded (by any recorder around), text
+    kept for no one (a map's canvas redrawn in part: render.map)."""
+    tokens = (_RECORDER.set(None), _SHAPES.set(()), _DEFER.set(_Deferred(scale)))
+    try:
+        yield
+    finally:
+        _DEFER.reset(tokens[2])
+        _SHAPES.reset(tokens[1])
+        _RECORDER.reset(tokens[0])
+
+
 def draw_scale() -> float:
     """How many drawing pixels make one output pixel (2 inside a supersampled map)."""
     dfr = _DEFER.get()
@@ -117,6 +130,20 @@ def note_shape(kind: str, center: Point, radius: float) -> None:
         m = ShapeMark(kind, (x - r, y - r, x + r, y + r), True)
         for rec in recs:
             rec.append(m)
+
+
+def note_again(marks: Sequence[ShapeMark]) -> None:
+    """Record shapes noted before, again, for whoever records shapes (render.map: a hex's
+    drawing kept from the last map)."""
+    for rec in _SHAPES.get():
+        rec.extend(marks)
+
+
+def deferred_items() -> list[tuple[Point, str, Font, RGB, str, RGB | None, int]]:
+    """The text kept so far by the `supersampled` around (appended to by text())."""
+    dfr = _DEFER.get()
+    assert dfr is not None, "not inside supersampled()"
+    return dfr.items
 
 
 def note_box(kind: str, box: Box) -> None:

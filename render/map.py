@@ -6,26 +6,41 @@ legend (render.legend); the image is reduced (antialiased); an ink mask is taken
 render.labels places names, revenues, labels, markers, tile numbers and coordinates where the
 mask and the recorded discs leave room.  Text is drawn last, at output size.  Close-ups and
 regions (render.regions) are the same map limited to some hexes.
+
+A full map is drawn by patching the last one of its game, title, size and legend that the
+process keeps (render.mapkeep: the canvas reduced and the ink mask, before the labels): only
+the hexes that changed are drawn again, on a scratch supersampled canvas (with every hex within
+their reach, in the full drawing's order), and the labels are placed on the whole map as
+always, the discs they draw over the canvas redrawn under them; the pixels are those of a map
+drawn from nothing (tests/render/test_map_patch.py).  Maps are written in a fixed palette per title
+(`title_palette`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
+import lz4.block
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.core.data import Hex, TitleData
 from engine.view import GameView, HexState
 from render import theme
 from render.draw import (
+    Box,
+    ShapeMark,
+    deferred_items,
     digit_height,
     draw_deferred,
+    note_again,
     record_shapes,
+    recording_text,
     ring,
     supersampled,
     text,
+    unrecorded,
 )
 from render.fonts import font
 from render.hexart import HexArt, draw_hex
@@ -40,6 +55,7 @@ from render.labels import (
     place_words,
 )
 from render.layout import HexLayout, Point, fit_layout
+from render.mapkeep import KEPT, LOCK, HexDrawn, Kept, current_game, scratch
 
 __all__ = [
     "focus_hexes", "map_geometry", "map_layout", "map_regions", "render_map", "render_map_image",
@@ -209,80 +225,353 @@ def render_map_image(
     legend: bool = True,
     caption: str | None = None,
 ) -> Image.Image:
-    """The map as a Pillow image (see render_map)."""
+    """The map as a Pillow image (see render_map).  A full map (no focus) is drawn by patching
+    the last full map of its game (render.mapkeep.kept_for), title, size and legend that this
+    process kept, when one is kept: the same pixels as drawn from nothing
+    (tests/render/test_map_patch.py)."""
     data = view.data
     plan = _plan(view, size, focus, rings, legend, highlight_last, emphasise)
-    shown, size, hexes, states, art_of = plan.shown, plan.size, plan.hexes, plan.states, plan.art_of
-    emphasise, last, keys, legend_px, geo = plan.emphasise, plan.last, plan.keys, plan.legend_px, plan.geo
-    legend_h = plan.legend_h
     k = SUPERSAMPLE
+    geo = plan.geo
     lay = _scaled(geo.layout, k)
-    arts = [(h, lay.center(h.x, h.y), art_of[h.name]) for h in hexes]
-    map_h = geo.height * k
-    img_h = round(map_h + legend_h * k)
-    img = Image.new("RGB", (geo.width * k, img_h), theme.BACKGROUND)
+    arts = [(h, lay.center(h.x, h.y), plan.art_of[h.name]) for h in plan.hexes]
+    polys = {h.name: lay.polygon(c) for h, c, _ in arts}
+    title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
+    if plan.shown:
+        where = caption or ", ".join(n for n in focus if n in data.hexes)
+        title = f"{data.title}  ·  {where}  ·  {view.round}"
+    base = _Base(plan, data, lay, arts, polys, coordinates, title if header else None)
+    # a full map, text not recorded (the legibility tests read it from a drawing from nothing),
+    # and no other thread of this process using the kept maps now
+    if plan.shown or recording_text() or KEPT.budget <= 0 or not LOCK.acquire(blocking=False):
+        return _drawn(base)
+    key = (current_game(), data.title, plan.size, geo, tuple(plan.keys), plan.legend_px,
+           coordinates, header)
+    try:
+        kept = KEPT.get(key)
+        if kept is not None:
+            changed = _changed(kept, plan)
+            if len(changed) <= len(plan.hexes) * PATCH_AT_MOST:
+                return _patched(kept, base, changed)
+        else:  # the game's first map of this layout here: from another game's, if alike
+            donor = _donor(key, plan)
+            if donor is not None:
+                return _patched(donor[0].copy(key), base, donor[1])
+        return _drawn(base, key)
+    except BaseException:
+        KEPT.discard(key)  # perhaps half updated
+        raise
+    finally:
+        LOCK.release()
+
+
+def _drawn(base: _Base, key: tuple[object, ...] | None = None) -> Image.Image:
+    """The map drawn from nothing (with a key: kept under it, for the next map)."""
+    plan, lay, arts, k = base.plan, base.lay, base.arts, SUPERSAMPLE
+    geo = plan.geo
+    img = Image.new("RGB", (geo.width * k, round(geo.height * k + plan.legend_h * k)),
+                    theme.BACKGROUND)
     d = ImageDraw.Draw(img)
-
+    hexes: dict[str, HexDrawn] = {}
     with supersampled(k) as pending, record_shapes() as shapes:
-        polys = {h.name: lay.polygon(c) for h, c, _ in arts}
-        for h, _, art in arts:
-            d.polygon(polys[h.name], fill=art.fill)
-        exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
-        ow = max(1, round(lay.radius * 0.025))
-        for poly in polys.values():  # one C call a hex (the corners' notches are sub-pixel)
-            d.line([*poly, poly[0]], fill=theme.HEX_OUTLINE, width=ow)
-        draw_borders(d, lay, data, states, polys)
-        hw = max(3.0, lay.radius * 0.09)
-        for name in emphasise:
-            ring(d, polys[name], theme.EMPHASIS, hw)
-        for name in last:
-            ring(d, polys[name], theme.HIGHLIGHT, hw)
-        if coordinates:
-            draw_coordinates(d, lay, hexes, _margin(size) * k)
-        if header:
-            title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
-            if shown:
-                where = caption or ", ".join(n for n in focus if n in data.hexes)
-                title = f"{data.title}  ·  {where}  ·  {view.round}"
-            f = font(round(geo.header * k * 0.45), bold=True)
-            text(d, (_margin(size) * k, geo.header * k * 0.45), title, f, theme.INK, anchor="lm")
-        if keys:
-            d.line([(0, map_h), (img.width, map_h)], fill=theme.HEX_OUTLINE, width=k)
-            draw_legend(d, keys, map_h, img.width, k, font_px=legend_px)
+        exits = base.draw(d, None, hexes if key is not None else None)
         out = img.reduce(k)
-
-        placer = Placer(d, _ink_mask(out, geo.layout, arts), shapes)
-        todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
-        for hl in todo:  # names first: they are the widest
-            place_location(placer, hl)
-        for hl in todo:
-            place_revenues(d, placer, hl)
-        for hl in todo:
-            place_discs(d, placer, hl)
-        for hl in todo:
-            place_words(placer, hl)
-        for hl in todo:
-            place_numbers(placer, hl)
-    for b in placer.patches:  # the discs drawn while placing: reduce just their regions
-        x0, y0 = int(b[0] // k) * k, int(b[1] // k) * k
-        x1, y1 = int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k
-        out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
+        ink = ImageChops.difference(out, _blank(out.size, geo.layout, arts)).convert("L") \
+            .point(_INK)
+        if key is not None:  # before the discs are drawn
+            kept = Kept(key, out.size, dict(plan.art_of),
+                        (tuple(plan.emphasise), tuple(plan.last)), hexes)
+            kept.store(out, ink)
+            KEPT.put(kept)
+        placer = _place(d, ink, shapes, lay, arts, exits)
+    _paste_patches(out, img, placer.patches, k)
     draw_deferred(out, pending)
     return out
 
 
-_INK = [255 if v > 24 else 0 for v in range(256)]  # ink where the difference's grey is over 24
+@dataclass(slots=True)
+class _Base:
+    """What is drawn on the supersampled canvas before the labels: fills, hex art, outlines,
+    borders, rings, (deferred) coordinates and header, the legend."""
+
+    plan: _Plan
+    data: TitleData
+    lay: HexLayout
+    arts: list[tuple[Hex, Point, HexArt]]
+    polys: dict[str, list[Point]]
+    coordinates: bool
+    title: str | None
+
+    def draw(self, d: ImageDraw.ImageDraw, only: set[str] | None,
+             hexes: dict[str, HexDrawn] | None = None) -> dict[str, list[float]]:
+        """Draw it all, or (only) what these hexes draw, in the same order: their fills, art,
+        outlines, borders and rings (the text is deferred, the legend is below every hex's
+        reach), and return each drawn hex's track exits; `hexes` gets what each hex's art
+        recorded (`HexDrawn`)."""
+        plan, lay = self.plan, self.lay
+        polys = self.polys if only is None else {n: p for n, p in self.polys.items() if n in only}
+        arts = self.arts if only is None else [a for a in self.arts if a[0].name in only]
+        for h, _, art in arts:
+            d.polygon(polys[h.name], fill=art.fill)
+        if hexes is None:
+            exits = {h.name: draw_hex(d, lay, c, art) for h, c, art in arts}
+        else:
+            exits = {h.name: self._hex(d, h.name, c, art, hexes) for h, c, art in arts}
+        ow = max(1, round(lay.radius * 0.025))
+        for h, _, _ in arts:  # one C call a hex (the corners' notches are sub-pixel)
+            poly = polys[h.name]
+            d.line([*poly, poly[0]], fill=theme.HEX_OUTLINE, width=ow)
+        draw_borders(d, lay, self.data, plan.states, polys)
+        hw = max(3.0, lay.radius * 0.09)
+        for name in plan.emphasise:
+            if name in polys:
+                ring(d, polys[name], theme.EMPHASIS, hw)
+        for name in plan.last:
+            if name in polys:
+                ring(d, polys[name], theme.HIGHLIGHT, hw)
+        if only is None:
+            self._above(d)
+        return exits
+
+    def _hex(self, d: ImageDraw.ImageDraw, name: str, c: Point, art: HexArt,
+             hexes: dict[str, HexDrawn]) -> list[float]:
+        items = deferred_items()
+        n = len(items)
+        with record_shapes() as marks:
+            exits = draw_hex(d, self.lay, c, art)
+        hexes[name] = HexDrawn(exits, tuple(marks), tuple(items[n:]))
+        return exits
+
+    def records(self, kept: dict[str, HexDrawn], changed: set[str],
+                hexes: dict[str, HexDrawn]) -> dict[str, list[float]]:
+        """What a full drawing records (the track exits, the shapes noted, the text deferred),
+        in the same order, without drawing the canvas: each hex not changed gives what its art
+        recorded in the kept map (`kept`), the others are drawn on a 1 x 1 image (every
+        Pillow call clipped to nothing); `hexes` gets what each hex's art recorded."""
+        d = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+        exits = {}
+        items = deferred_items()
+        for h, c, art in self.arts:
+            got = None if h.name in changed else kept.get(h.name)
+            if got is None:
+                exits[h.name] = self._hex(d, h.name, c, art, hexes)
+                continue
+            note_again(got.shapes)
+            items.extend(got.texts)
+            exits[h.name] = got.exits
+            hexes[h.name] = got
+        self._above(d)
+        return exits
+
+    def _above(self, d: ImageDraw.ImageDraw) -> None:
+        """The coordinates and header (deferred text) and the legend."""
+        plan, lay, k = self.plan, self.lay, SUPERSAMPLE
+        if self.coordinates:
+            draw_coordinates(d, lay, plan.hexes, _margin(plan.size) * k)
+        if self.title is not None:
+            f = font(round(plan.geo.header * k * 0.45), bold=True)
+            text(d, (_margin(plan.size) * k, plan.geo.header * k * 0.45), self.title, f,
+                 theme.INK, anchor="lm")
+        if plan.keys:
+            map_h, width = plan.geo.height * k, plan.geo.width * k
+            d.line([(0, map_h), (width, map_h)], fill=theme.HEX_OUTLINE, width=k)
+            draw_legend(d, plan.keys, map_h, width, k, font_px=plan.legend_px)
+
+    def meeting(self, boxes: list[Box]) -> set[str]:
+        """The hexes whose drawing may reach into one of the boxes (canvas pixels)."""
+        reach = self.lay.radius * HEX_REACH
+        out = set()
+        for h, c, _ in self.arts:
+            x0, y0, x1, y1 = c[0] - reach, c[1] - reach, c[0] + reach, c[1] + reach
+            if any(x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for b in boxes):
+                out.add(h.name)
+        return out
+
+    def box(self, name: str) -> Box:
+        c = self.lay.center(self.data.hexes[name].x, self.data.hexes[name].y)
+        reach = self.lay.radius * HEX_REACH
+        return (c[0] - reach, c[1] - reach, c[0] + reach, c[1] + reach)
 
 
-def _ink_mask(out: Image.Image, lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
-              ) -> Image.Image:
-    """Where ink is: the reduced map against its bare hex fills (at output size; the images
-    made for it are freed on return, before the labels are placed)."""
-    blank = Image.new("RGB", out.size, theme.BACKGROUND)
+# how far (in hex radii, from its centre) anything drawn for a hex may reach: its fill and art
+# measured at most 1.01 radii on the three titles' boards, outlines, borders and rings about
+# 1.05; the rest is margin (tests/render/test_map_patch.py fails at 0.7).  The legend is below
+# every hex's reach (the map's margin is wider than 0.2 radii)
+HEX_REACH = 1.2
+# a map that differs from the kept one in more than this share of its hexes (after an undo of
+# many moves, or another game's map when maps are kept without a game) is drawn from nothing
+# (and kept instead)
+PATCH_AT_MOST = 0.25
+
+
+def _fbox(b: tuple[int, int, int, int]) -> Box:
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+
+
+def _aligned(b: Box, k: int) -> tuple[int, int, int, int]:
+    return (int(b[0] // k) * k, int(b[1] // k) * k, int(-(-b[2] // k)) * k, int(-(-b[3] // k)) * k)
+
+
+def _redraw(base: _Base, size: tuple[int, int], boxes: list[tuple[int, int, int, int]]
+            ) -> Image.Image:
+    """The process's scratch canvas holding, within `boxes` (canvas pixels), the base drawing
+    as a full map's canvas has it (cleared there, then every hex that reaches into them drawn
+    in the full drawing's order); elsewhere it holds whatever was left."""
+    canvas = scratch("canvas", "RGB", size)
+    for b in boxes:
+        canvas.paste(theme.BACKGROUND, b)
+    with unrecorded(SUPERSAMPLE):
+        base.draw(ImageDraw.Draw(canvas), base.meeting([_fbox(b) for b in boxes]))
+    return canvas
+
+
+# a game's first map of a layout in a process is patched from the most alike of this many
+# maps of other games (or of none) with the same layout kept last
+DONORS_LOOKED_AT = 4
+
+
+def _donor(key: tuple[object, ...], plan: _Plan) -> tuple[Kept, set[str]] | None:
+    """The kept map of another game with the same layout (title, size, legend) that differs
+    least from this plan, if it differs in at most PATCH_AT_MOST of the hexes, and how."""
+    best: tuple[Kept, set[str]] | None = None
+    seen = 0
+    for other in reversed(KEPT.in_order()):
+        if other[1:] != key[1:]:
+            continue
+        kept = KEPT.peek(other)
+        changed = _changed(kept, plan)
+        if best is None or len(changed) < len(best[1]):
+            best = (kept, changed)
+        seen += 1
+        if seen >= DONORS_LOOKED_AT or not changed:
+            break
+    if best is None or len(best[1]) > len(plan.hexes) * PATCH_AT_MOST:
+        return None
+    return best
+
+
+def _changed(kept: Kept, plan: _Plan) -> set[str]:
+    """The hexes whose drawing differs from the kept map's: their art, or a ring around them."""
+    changed = {n for n, art in plan.art_of.items() if kept.art_of.get(n) != art}
+    changed.update(set(kept.rings[0]) ^ set(plan.emphasise), set(kept.rings[1]) ^ set(plan.last))
+    return changed
+
+
+def _patched(kept: Kept, base: _Base, changed: set[str]) -> Image.Image:
+    """The kept map with the changed hexes drawn again (and kept as the game's last map), its
+    labels placed on the whole map, the discs placement draws drawn on the scratch canvas over
+    the base drawing redrawn under them."""
+    k = SUPERSAMPLE
+    plan = base.plan
+    out, ink = kept.out(), kept.ink_mask()
+    canvas_size = (out.width * k, out.height * k)
+    boxes = [_aligned(base.box(n), k) for n in sorted(changed)]
+    if boxes:
+        canvas = _redraw(base, canvas_size, boxes)
+        small = [(b[0] // k, b[1] // k, b[2] // k, b[3] // k) for b in boxes]
+        for b, s in zip(boxes, small, strict=True):
+            out.paste(canvas.crop(b).reduce(k), s[:2])
+        blank = scratch("blank", "RGB", out.size)
+        bd = ImageDraw.Draw(blank)
+        geo_lay = plan.geo.layout
+        for s in small:
+            blank.paste(theme.BACKGROUND, s)
+        near = base.meeting([_fbox(b) for b in boxes])
+        for h, _, art in base.arts:
+            if h.name in near:
+                bd.polygon(geo_lay.polygon(geo_lay.center(h.x, h.y)), fill=art.fill)
+        for s in small:
+            ink.paste(ImageChops.difference(out.crop(s), blank.crop(s)).convert("L").point(_INK),
+                      s[:2])
+        kept.store(out, ink, (min(s[1] for s in small), max(s[3] for s in small)))
+    kept.art_of = dict(plan.art_of)
+    kept.rings = (tuple(plan.emphasise), tuple(plan.last))
+    discs = _Recorded()
+    hexes: dict[str, HexDrawn] = {}
+    with supersampled(k) as pending, record_shapes() as shapes:
+        exits = base.records(kept.hexes, changed, hexes)  # as a full drawing records them
+        placer = _place(discs, ink, shapes, base.lay, base.arts, exits)  # type: ignore[arg-type]
+    kept.hexes = hexes
+    KEPT.put(kept)
+    if placer.patches:
+        canvas = _under_discs(kept, base, canvas_size, [_aligned(b, k) for b in placer.patches],
+                              boxes)
+        discs.replay(ImageDraw.Draw(canvas))
+        _paste_patches(out, canvas, placer.patches, k)
+    draw_deferred(out, pending)
+    return out
+
+
+def _under_discs(kept: Kept, base: _Base, size: tuple[int, int],
+                 under: list[tuple[int, int, int, int]], changed: list[tuple[int, int, int, int]]
+                 ) -> Image.Image:
+    """The scratch canvas holding the base drawing in the boxes `under` (the discs' boxes):
+    pasted from the kept map's (`Kept.under`) where no changed hex's box meets them, redrawn
+    elsewhere (the discs are mostly where they were: redrawing under all of them took half of
+    the hexes of a map); the boxes' base drawing kept for the next map."""
+    def meets(b: tuple[int, int, int, int]) -> bool:
+        return any(b[0] < c[2] and c[0] < b[2] and b[1] < c[3] and c[1] < b[3] for c in changed)
+
+    stale = [b for b in under if b not in kept.under or meets(b)]
+    canvas = _redraw(base, size, stale) if stale else scratch("canvas", "RGB", size)
+    for b in under:  # after the redraw, which may draw over these boxes
+        if b not in stale:
+            canvas.paste(Image.frombytes("RGB", (b[2] - b[0], b[3] - b[1]),
+                                         lz4.block.decompress(kept.under[b])), b[:2])
+    kept.under = {b: lz4.block.compress(canvas.crop(b).tobytes()) for b in under}
+    return canvas
+
+
+class _Recorded:
+    """Stands for the canvas's ImageDraw while labels are placed on a patched map: the discs'
+    drawing calls are kept, to be made (`replay`) once the canvas under them is redrawn."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        def call(*args: object, **kwargs: object) -> None:
+            self.calls.append((name, args, kwargs))
+        return call
+
+    def replay(self, d: ImageDraw.ImageDraw) -> None:
+        for name, args, kwargs in self.calls:
+            getattr(d, name)(*args, **kwargs)
+
+
+def _place(d: ImageDraw.ImageDraw, ink: Image.Image, shapes: list[ShapeMark], lay: HexLayout,
+           arts: list[tuple[Hex, Point, HexArt]], exits: dict[str, list[float]]) -> Placer:
+    placer = Placer(d, ink, shapes)
+    todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
+    for hl in todo:  # names first: they are the widest
+        place_location(placer, hl)
+    for hl in todo:
+        place_revenues(d, placer, hl)
+    for hl in todo:
+        place_discs(d, placer, hl)
+    for hl in todo:
+        place_words(placer, hl)
+    for hl in todo:
+        place_numbers(placer, hl)
+    return placer
+
+
+def _paste_patches(out: Image.Image, img: Image.Image, patches: list[Box], k: int) -> None:
+    for b in patches:  # the discs drawn while placing: reduce just their regions
+        x0, y0, x1, y1 = _aligned(b, k)
+        out.paste(img.crop((x0, y0, x1, y1)).reduce(k), (x0 // k, y0 // k))
+
+
+def _blank(size: tuple[int, int], lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]]
+           ) -> Image.Image:
+    blank = Image.new("RGB", size, theme.BACKGROUND)
     bd = ImageDraw.Draw(blank)
     for h, _, art in arts:
         bd.polygon(lay.polygon(lay.center(h.x, h.y)), fill=art.fill)
-    return ImageChops.difference(out, blank).convert("L").point(_INK)
+    return blank
+
+
+_INK = [255 if v > 24 else 0 for v in range(256)]  # ink where the difference's grey is over 24
 
 
 def render_map(
@@ -377,8 +666,9 @@ def title_palette(title: str) -> Image.Image:
     view = busy_view(title)
     busiest = max(sorted(view.hexes),
                   key=lambda n: sum(1 for t in view.hexes[n].tokens for c in t if c))
-    full = render_map_image(view)
-    close = render_map_image(view, focus=(busiest,), emphasise=(busiest,))
+    with LOCK:  # drawn from nothing and not kept (render_map_image finds the kept maps taken)
+        full = render_map_image(view)
+        close = render_map_image(view, focus=(busiest,), emphasise=(busiest,))
     src = Image.new("RGB", (full.width, full.height + close.height), theme.BACKGROUND)
     src.paste(full, (0, 0))
     src.paste(close, (0, full.height))

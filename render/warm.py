@@ -12,8 +12,11 @@ places they are drawn, and the memory is Pillow's to reuse.  The first map of a 
 chooses the title's palette (render.map.title_palette: two maps of its demonstration board
 drawn and an octree over them, 0.1-0.3 s of CPU a title), which every later map of it uses.
 
-Nothing drawn here is kept as a picture: a later image is drawn from nothing, as without the
-warm-up (tests/render/test_render_caches.py).
+The kept text masks change no pixel of a later image (tests/render/test_render_caches.py), and
+the palette is the same in every process.
+The full maps drawn are kept (render.mapkeep, under no game): a game's first map of a layout
+may be patched from its title's start board (render.map._donor), with the pixels of a map
+drawn from nothing (tests/render/test_map_patch.py).
 """
 
 from __future__ import annotations

@@ -55,4 +55,4 @@ async def test_started_workers_warm_up_before_their_first_image(tmp_path: Path) 
 def test_threads_need_no_start() -> None:
     desk = ImageDesk(PlainRenderer(), workers=0)
     desk.start()
-    assert desk._pool is None
+    assert desk._pools == [None]

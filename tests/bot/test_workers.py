@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +236,47 @@ async def test_images_are_drawn_in_worker_processes() -> None:
         desk.close()
     assert [a.filename for a in got] == ["market.png", "card.png"]
     assert all(a.data.startswith(b"\x89PNG\r\n\x1a\n") for a in got)
+
+
+class WhereRenderer:
+    """Answers with the drawing process's id and the game it was told the image is of."""
+
+    def __init__(self) -> None:
+        self.game: object = None
+
+    @contextmanager
+    def keeping(self, game: object) -> Iterator[None]:
+        self.game = game
+        try:
+            yield
+        finally:
+            self.game = None
+
+    def render(self, kind: str, view: Any, clocks: Any = None) -> bytes | None:
+        return f"{os.getpid()} {self.game} {kind} {view}".encode()
+
+
+async def test_each_game_is_drawn_by_one_worker_process_told_the_game() -> None:
+    desk = ImageDesk(WhereRenderer(), workers=2)
+    games = range(1, 9)
+    assert {desk.worker_of(g) for g in games} == {0, 1}  # both workers get games
+    assert [desk.worker_of(g) for g in games] == \
+        [ImageDesk(CountingRenderer(), workers=2).worker_of(g) for g in games]  # stable
+    try:
+        jobs = [desk.draw(desk.ticket(g, stamp, f"v{g}-{stamp}", ("map", "card")))
+                for stamp in (1, 2) for g in games]
+        drawn = [a for got in await asyncio.wait_for(asyncio.gather(*jobs), 120) for a in got]
+    finally:
+        desk.close()
+    pid_of: dict[int, set[str]] = {}
+    for a in drawn:
+        pid, game, _, _ = a.data.decode().split()
+        pid_of.setdefault(int(game), set()).add(pid)
+    assert set(pid_of) == set(games)
+    assert all(len(pids) == 1 for pids in pid_of.values())  # one process a game
+    worker_pid = {desk.worker_of(g): next(iter(pid_of[g])) for g in games}
+    assert len(set(worker_pid.values())) == 2  # ... the worker's, two processes
+    assert all(pid_of[g] == {worker_pid[desk.worker_of(g)]} for g in games)
 
 
 async def test_the_lag_monitor_reports_a_blocked_loop(caplog: pytest.LogCaptureFixture) -> None:
