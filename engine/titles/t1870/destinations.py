@@ -79,7 +79,10 @@ class DestinationRules(Title):
         """Others' destination tokens are left out: they take no city space, so they never
         block a city (a corporation's own destination token is a station for it)."""
         board = super().board(game)
-        placed = [(h, c.id) for c in game.state.corporations.values() if (h := self.extra_slot_hex(c))]
+        # (asked for every board a question looks at: extra_slot_hex(c), inline)
+        placed = [(h, c.id) for c in game.state.corporations.values()
+                  if isinstance(h := (cs := corp1870(c)).destination_hex_reached, str)
+                  and h and not cs.destination_in_city]
         if not placed:
             return board
         me = self._board_for  # (the operating corporation asked only when there are extras)
