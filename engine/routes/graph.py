@@ -320,28 +320,21 @@ def _number_bits(g: TrackGraph) -> tuple[dict[tuple[tuple[str, int, tuple[int, i
 def _across(
     g: TrackGraph, neighbors: dict[int, str], ep: EP
 ) -> Iterable[tuple[str, int, tuple[int, int] | None]]:
-    """The endpoints of the neighbouring hex that track leaving through `ep` meets."""
+    """The endpoints of the neighbouring hex that track leaving through `ep` meets (its edge
+    ends on the facing edge, in the order of its ends: the piece's `by_edge`)."""
     nb = neighbors.get(ep[1])
     if nb is None:
         return ()
-    nb_ends = g.ends.get(nb)
-    if not nb_ends:
+    piece = g.pieces.get(nb)
+    if piece is None:
         return ()
     edge = (ep[1] + 3) % 6
-    out = []
-    for other in nb_ends:
-        if other[0] != "edge" or other[1] != edge:
-            continue
-        if _lanes_meet(ep[2], other[2]):
-            out.append((nb, edge, other[2]))
-    return out
-
-
-def _crossing_bit(
-    g: TrackGraph, hex_name: str, ep: EP, other: tuple[str, int, tuple[int, int] | None]
-) -> int:
-    key = tuple(sorted(((hex_name, ep[1], ep[2]), other)))
-    return 1 << g.crossing_bits[key]
+    lanes = piece.by_edge.get(edge)
+    if not lanes:
+        return ()
+    lane = ep[2]
+    return [(nb, edge, other) for other in lanes
+            if (other is None and lane is None) or _lanes_meet(lane, other)]
 
 
 def _links_from_node(g: TrackGraph, info: NodeInfo, want: tuple[str, ...] | None = None
@@ -351,8 +344,9 @@ def _links_from_node(g: TrackGraph, info: NodeInfo, want: tuple[str, ...] | None
     hex_name = info.hex
     start_ep: EP = (info.kind, info.ref[2], None)
     out: list[Link] = []
+    bits = g._bits or _number_bits(g)  # (the resource bits, asked at every step of the walk)
     for pid in g.ends[hex_name].get(start_ep, ()):
-        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out, want)
+        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out, want, bits[0], bits[1])
     return out
 
 
@@ -365,10 +359,12 @@ def _walk(
     mask: int,
     chain: tuple[str, ...],
     out: list[Link],
-    want: tuple[str, ...] | None = None,
+    want: tuple[str, ...] | None,
+    crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int],
+    path_bits: dict[int, int],
 ) -> None:
     path = g.paths[pid]
-    mask |= (1 << pid) | g.path_bits.get(pid, 0)
+    mask |= (1 << pid) | path_bits.get(pid, 0)
     other = path.b if path.a == enter else path.a
     if other[0] != "edge":
         end = g.node_ids.get((hex_name, other[0], other[1]))
@@ -378,18 +374,21 @@ def _walk(
     if want is not None and len(chain) >= len(want):
         return
     neighbors = g.data.hexes[hex_name].neighbors
+    mine = (hex_name, other[1], other[2])
     for nb_ep in _across(g, neighbors, other):
         nb = nb_ep[0]
         if want is not None and nb != want[len(chain)]:
             continue
-        cbit = _crossing_bit(g, hex_name, other, nb_ep)
+        # the crossing's bit (its key: the two edge ends, in order)
+        cbit = 1 << crossing_bits[(mine, nb_ep) if mine <= nb_ep else (nb_ep, mine)]
         if mask & cbit:
             continue
         nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
         for qid in g.ends[nb].get(nb_enter, ()):
-            if mask & ((1 << qid) | g.path_bits.get(qid, 0)):
+            if mask & ((1 << qid) | path_bits.get(qid, 0)):
                 continue
-            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out, want)
+            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out, want,
+                  crossing_bits, path_bits)
 
 
 _CACHE: dict[tuple[object, ...], TrackGraph] = {}
