@@ -71,16 +71,24 @@ class TokenRules(OperatingHost):
         from: the game keeps copies of them (a cache, not state; compared in full each time)."""
         st = game.state
         memo = game.board_memo
-        if memo is not None and memo[0] == st.tiles and memo[1] == st.city_tokens:
+        same_tiles = memo is not None and memo[0] == st.tiles
+        same_tokens = memo is not None and memo[1] == st.city_tokens
+        if same_tiles and same_tokens:
             kept: Board = memo[2]
             return kept
-        tokens = {k: tuple(v) for k, v in st.city_tokens.items()}
-        if memo is not None and memo[0] == st.tiles:  # the same tiles: the same tile mapping and key
-            old: Board = memo[2]
+        old: Board | None = memo[2] if memo is not None else None
+        # what is the same as on the last board is taken from it (a board is never changed)
+        if same_tokens and old is not None:
+            tokens = old.tokens
+        else:
+            tokens = {k: tuple(v) for k, v in st.city_tokens.items()}
+        if same_tiles and old is not None:  # the same tiles: the same tile mapping and key
             board = Board(self.data, old.tiles, tokens, memo=tiles_memo(old))
         else:
             board = Board(self.data, {h: (p.tile, p.rotation) for h, p in st.tiles.items()}, tokens)
-        game.board_memo = (dict(st.tiles), {k: list(v) for k, v in st.city_tokens.items()}, board)
+        game.board_memo = (memo[0] if same_tiles and memo is not None else dict(st.tiles),
+                           memo[1] if same_tokens and memo is not None
+                           else {k: list(v) for k, v in st.city_tokens.items()}, board)
         return board
 
     def reach_board(self, game: Game, corp: Corporation) -> Board:

@@ -96,10 +96,11 @@ class DestinationRules(Title):
         got: Board | None = board.memo.get(key)
         if got is not None:
             return got
-        toks = {}
-        for (h, c), v in board.tokens.items():
-            drop = extras.get(h) if c == 0 else None
-            toks[(h, c)] = tuple(s for s in v if s is None or s != drop or s == me) if drop else v
+        toks = dict(board.tokens)  # (in place of the extras' own tokens in their cities 0)
+        for h, drop in extras.items():
+            v = toks.get((h, 0))
+            if v is not None:
+                toks[(h, 0)] = tuple(s for s in v if s is None or s != drop or s == me)
         got = board.memo[key] = Board(board.data, board.tiles, toks, memo=tiles_memo(board))
         return got
 
