@@ -22,6 +22,7 @@ traversal time (reachability, routes).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice
@@ -117,12 +118,14 @@ class TrackGraph:
     # hex has no part in any walk; most of a board's hexes early in a game)
     placed: dict[str, Any] = field(default_factory=dict)
     # what the next graph of the title reuses (see `_build`): the laid tiles built for, the
-    # pieces and stubs, and per hex in the title's order (and at the end) the numbers of paths,
-    # nodes, stubs and hexes with a part (entries of `placed`, `ends`, `pieces`) before it
+    # pieces and stubs, and per hex with a part (the entries of `placed`, `ends`, `pieces`, in
+    # the same order) its place in the title's hex order and the numbers of paths, nodes and
+    # stubs before it
     tiles: frozenset[tuple[str, tuple[str, int]]] = frozenset()
     pieces: dict[str, _Piece] = field(default_factory=dict)
     stubs: list[tuple[int, ...]] = field(default_factory=list)
-    starts: list[tuple[int, int, int, int]] = field(default_factory=list)
+    part_order: list[int] = field(default_factory=list)
+    part_starts: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def path_nodes(self) -> list[tuple[int, ...]]:
@@ -220,32 +223,44 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
     g = TrackGraph(data=data, tiles=tiles_key)
     known = _pieces_of(data)
     items = _hex_items(data, known)
-    start = 0
+    walk: Iterable[int] = range(len(items))  # the hexes (places in the hex order) to number
     if prev is not None and prev.data is data and len(prev.node_ids) == len(prev.nodes):
         order = _hex_order(data)
-        start = min((order.get(h, 0) for h, _ in tiles_key ^ prev.tiles), default=len(items))
-        if start:
-            p0, n0, s0, h0 = prev.starts[start]
-            g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
-            g.node_ids = dict(islice(prev.node_ids.items(), n0))
-            g.ends = dict(islice(prev.ends.items(), h0))
-            g.placed = dict(islice(prev.placed.items(), h0))
-            g.pieces = dict(islice(prev.pieces.items(), h0))
-            g.starts = prev.starts[:start]
+        changed = sorted({order.get(h, 0) for h, _ in tiles_key ^ prev.tiles})
+        # the parts of the hexes before the first changed one are taken as they are
+        k = bisect_left(prev.part_order, changed[0]) if changed else len(prev.part_order)
+        p0, n0, s0 = (prev.part_starts[k] if k < len(prev.part_order)
+                      else (len(prev.paths), len(prev.nodes), len(prev.stubs)))
+        g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
+        g.node_ids = dict(islice(prev.node_ids.items(), n0))
+        g.ends = dict(islice(prev.ends.items(), k))
+        g.placed = dict(islice(prev.placed.items(), k))
+        g.pieces = dict(islice(prev.pieces.items(), k))
+        g.part_order, g.part_starts = prev.part_order[:k], prev.part_starts[:k]
+        # after it, only the hexes with a part there and the changed ones can have one (an
+        # unchanged hex shows the same piece)
+        rest = prev.part_order[k:]
+        for i in changed:
+            at = bisect_left(rest, i)
+            if at == len(rest) or rest[at] != i:
+                rest.insert(at, i)
+        walk = rest
     all_ends, pieces, g_placed = g.ends, g.pieces, g.placed
-    # (the loop below runs for every hex after the first changed one at every lay: kept lean)
+    # (the loop below runs for every hex with a part after the first changed one at every
+    # lay: kept lean)
     add_paths, add_nodes, add_ids, add_stubs = g.paths.extend, g.nodes.extend, g.node_ids.update, g.stubs.extend
-    add_start = g.starts.append
+    add_order, add_start = g.part_order.append, g.part_starts.append
     tiles_get = board.tiles.get
-    base, node_base, stub_base, n_parts = len(g.paths), len(g.nodes), len(g.stubs), len(g.placed)
-    for hex_name, of_hex in items[start:]:
-        add_start((base, node_base, stub_base, n_parts))
+    base, node_base, stub_base = len(g.paths), len(g.nodes), len(g.stubs)
+    for i in walk:
+        hex_name, of_hex = items[i]
         piece = of_hex.get(tiles_get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
         if not piece.paths and not piece.nodes:  # (an empty hex: no part, see `placed`)
             continue
-        n_parts += 1
+        add_order(i)
+        add_start((base, node_base, stub_base))
         pieces[hex_name] = piece
         placed = piece.placed.get((base, node_base))
         if placed is None:
@@ -263,7 +278,6 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             add_ids(placed[4])
             add_nodes(placed[3])
             node_base += n_nodes
-    add_start((base, node_base, stub_base, n_parts))
     return g
 
 
