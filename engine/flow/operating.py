@@ -150,7 +150,8 @@ class OperatingRound(Round):
             t.on_pass(g, self, step)
             self.advance()
             return
-        if (kind in t.anytime_kinds(g, self) or kind == "buy_company") and kind not in t.step_kinds(g, self, step):
+        if ((kind == "buy_company" or (kind in t.anytime_kind_names and kind in t.anytime_kinds(g, self)))
+                and kind not in t.step_kinds(g, self, step)):
             t.process_anytime(g, self, corp, action)
             self._settle()
             return

@@ -71,6 +71,10 @@ class CompanyRules(OperatingHost):
 
     companies_bought_any_time = False  # a private may be bought at any point of the turn
 
+    # every kind `anytime_kinds` may ever offer (asked first, so that an action of another kind
+    # does not ask `anytime_kinds`; a title offering another kind names it here)
+    anytime_kind_names: tuple[str, ...] = ("buy_company",)
+
     def anytime_kinds(self, game: Game, rnd: OperatingRound) -> list[str]:
         if self.companies_bought_any_time and self.can_buy_company(game, rnd, rnd.corp()):
             return ["buy_company"]

@@ -28,6 +28,41 @@ def tiles_memo(board: Board) -> dict[str, Any]:
     return {"tiles": board_key(board)}
 
 
+class CityLook:
+    """One question's look at the cities for a corporation's token (the state does not change
+    while it is asked): each city's tokens (`tokens_in`) asked once, and the home slots held
+    open for others (`reserved_for_others`) counted in one pass over the corporations."""
+
+    def __init__(self, rules: TokenRules, game: Game, corp: Corporation) -> None:
+        self.rules, self.game, self.corp = rules, game, corp
+        self._tokens: dict[tuple[str, int], list[str | None]] = {}
+        self._waiting: dict[tuple[str, int], int] | None = None
+
+    def tokens(self, hex_name: str, city: int) -> list[str | None]:
+        got = self._tokens.get((hex_name, city))
+        if got is None:
+            got = self._tokens[(hex_name, city)] = self.rules.tokens_in(self.game, hex_name, city)
+        return got
+
+    def reserved(self, hex_name: str, city: int) -> int:
+        if type(self.rules).reserved_for_others is not TokenRules.reserved_for_others:
+            return self.rules.reserved_for_others(self.game, self.corp, hex_name, city)
+        if self._waiting is None:
+            self._waiting = waiting_homes(self.game, self.corp)
+        return self._waiting.get((hex_name, city), 0)
+
+
+def waiting_homes(game: Game, corp: Corporation) -> dict[tuple[str, int], int]:
+    """Per home city, the other corporations (open) whose home token is not placed yet."""
+    out: dict[tuple[str, int], int] = {}
+    for other in game.state.corporations.values():
+        if other.id == corp.id or other.closed or other.home is None:
+            continue
+        if not any(t.hex == other.home[0] for t in other.tokens):
+            out[other.home] = out.get(other.home, 0) + 1
+    return out
+
+
 class TokenRules(OperatingHost):
     # ------------------------------------------------------------ board / graph
     def board(self, game: Game) -> Board:
@@ -36,16 +71,24 @@ class TokenRules(OperatingHost):
         from: the game keeps copies of them (a cache, not state; compared in full each time)."""
         st = game.state
         memo = game.board_memo
-        if memo is not None and memo[0] == st.tiles and memo[1] == st.city_tokens:
+        same_tiles = memo is not None and memo[0] == st.tiles
+        same_tokens = memo is not None and memo[1] == st.city_tokens
+        if same_tiles and same_tokens:
             kept: Board = memo[2]
             return kept
-        tokens = {k: tuple(v) for k, v in st.city_tokens.items()}
-        if memo is not None and memo[0] == st.tiles:  # the same tiles: the same tile mapping and key
-            old: Board = memo[2]
+        old: Board | None = memo[2] if memo is not None else None
+        # what is the same as on the last board is taken from it (a board is never changed)
+        if same_tokens and old is not None:
+            tokens = old.tokens
+        else:
+            tokens = {k: tuple(v) for k, v in st.city_tokens.items()}
+        if same_tiles and old is not None:  # the same tiles: the same tile mapping and key
             board = Board(self.data, old.tiles, tokens, memo=tiles_memo(old))
         else:
             board = Board(self.data, {h: (p.tile, p.rotation) for h, p in st.tiles.items()}, tokens)
-        game.board_memo = (dict(st.tiles), {k: list(v) for k, v in st.city_tokens.items()}, board)
+        game.board_memo = (memo[0] if same_tiles and memo is not None else dict(st.tiles),
+                           memo[1] if same_tokens and memo is not None
+                           else {k: list(v) for k, v in st.city_tokens.items()}, board)
         return board
 
     def reach_board(self, game: Game, corp: Corporation) -> Board:
@@ -72,13 +115,7 @@ class TokenRules(OperatingHost):
 
     def reserved_for_others(self, game: Game, corp: Corporation, hex_name: str, city: int) -> int:
         """Home slots in this city held open for corporations that have not placed them."""
-        n = 0
-        for other in game.state.corporations.values():
-            if other.id == corp.id or other.closed or other.home != (hex_name, city):
-                continue
-            if not any(t.hex == hex_name for t in other.tokens):
-                n += 1
-        return n
+        return waiting_homes(game, corp).get((hex_name, city), 0)
 
     def place_home_token(self, game: Game, corp: Corporation) -> None:
         if corp.home is None or any(t.hex is not None for t in corp.tokens):
@@ -100,14 +137,17 @@ class TokenRules(OperatingHost):
         return [t for t in corp.tokens if t.hex is None]
 
     def token_city_error(self, game: Game, corp: Corporation, hex_name: str, city: int, slot: int | None,
-                         reach: Any | None) -> str | None:
-        slots = self.tokens_in(game, hex_name, city)
+                         reach: Any | None, cities: CityLook | None = None) -> str | None:
+        """Why `corp` may not place a token in the city (None: it may). `cities`: the look at the
+        cities of a question asking this of many (each city's tokens asked once)."""
+        look = cities or CityLook(self, game, corp)
+        slots = look.tokens(hex_name, city)
         if not slots:
             return f"There is no city to hold a token on {hex_name}."
-        if any(corp.id in self.tokens_in(game, hex_name, c) for c in range(self._city_count(game, hex_name))):
+        if any(corp.id in look.tokens(hex_name, c) for c in range(self._city_count(game, hex_name))):
             return f"{corp.id} already has a token on {hex_name}."
         free = [i for i, s in enumerate(slots) if s is None]
-        if len(free) - self.reserved_for_others(game, corp, hex_name, city) <= 0:
+        if len(free) - look.reserved(hex_name, city) <= 0:
             return f"The city on {hex_name} has no free station (open slots are kept for home tokens)."
         if reach is not None and (hex_name, "city", city) not in reach.cities:
             return self.no_route_to_city(corp, hex_name)
@@ -126,8 +166,9 @@ class TokenRules(OperatingHost):
 
     def _token_targets(self, game: Game, corp: Corporation) -> Iterator[tuple[str, int]]:
         reach = self.reach(game, corp)
+        look = CityLook(self, game, corp)
         for h, _kind, idx in sorted(reach.cities):
-            if self.token_city_error(game, corp, h, idx, None, reach) is None:
+            if self.token_city_error(game, corp, h, idx, None, reach, look) is None:
                 yield (h, idx)
 
     def next_token_cost(self, game: Game, corp: Corporation) -> int | None:
@@ -151,6 +192,7 @@ class TokenRules(OperatingHost):
             return next(self._token_targets(game, corp), None) is not None  # (the first one will do)
         g = track_graph(board)
         own = set(token_nodes(board, g, corp.id))
+        look = CityLook(self, game, corp)
         targets: list[int] = []
         for ref, nid in g.node_ids.items():
             if ref[1] != "city":
@@ -159,7 +201,7 @@ class TokenRules(OperatingHost):
             ends = g.ends.get(h, {}).get(("city", idx, None), ())
             if not (ends or nid in own):
                 continue  # (no walk can reach it)
-            if self.token_city_error(game, corp, h, idx, None, None) is None:
+            if self.token_city_error(game, corp, h, idx, None, None, look) is None:
                 if nid in own:
                     return True
                 targets.extend(ends)
@@ -205,7 +247,9 @@ class TokenRules(OperatingHost):
         if cost > corp.cash:
             raise EngineError(f"{corp.id} cannot afford the ${cost} token (treasury ${corp.cash}).",
                               rule="token.cash")
-        err = self.token_city_error(game, corp, hex_name, city, action.slot, None)
+        # (the city's checks only refuse a token: not asked again of a log accepted once, see
+        # Game.checking)
+        err = self.token_city_error(game, corp, hex_name, city, action.slot, None) if game.checking else None
         if err is None and game.checking and not self.reaches_city(game, corp, hex_name, city):
             err = self.no_route_to_city(corp, hex_name)
         if err:

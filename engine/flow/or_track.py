@@ -67,7 +67,9 @@ class TrackRules(OperatingHost):
         tile, copy_id = found
         if not copy_id:
             raise EngineError(f"All tiles #{tile.name} are in use.", rule="track.supply")
-        named = tiles.copy_error(st, self.data, action.tile)
+        # (the copy's, the tile's and, below, the connection's and the restriction's checks only
+        # refuse a lay: not asked again of a log accepted once, see Game.checking)
+        named = tiles.copy_error(st, self.data, action.tile) if game.checking else None
         if named:
             raise EngineError(named, rule="track.tile_copy")
         is_upgrade = self.is_upgrade(game, hex_name)
@@ -80,12 +82,11 @@ class TrackRules(OperatingHost):
                                   rule="track.extra_yellow")
             if not is_upgrade and not lay.get("lay"):
                 raise EngineError(f"{corp.id} may only upgrade now.", rule="track.lays")
-        err = tiles.lay_error(self.data, st, hex_name, tile, action.rotation,
-                              colors or self.tile_colors(game))
-        if err:
-            raise EngineError(err, rule="track.tile")
-        # (the connection and the restriction only refuse a lay: not asked again of a log
-        # accepted once, see Game.checking)
+        if game.checking:
+            err = tiles.lay_error(self.data, st, hex_name, tile, action.rotation,
+                                  colors or self.tile_colors(game))
+            if err:
+                raise EngineError(err, rule="track.tile")
         if check_connection and game.checking:
             err = self.connection_error(game, corp, hex_name, tile, action.rotation)
             if err:

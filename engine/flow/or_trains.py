@@ -133,7 +133,10 @@ class TrainRules(OperatingHost):
             raise EngineError(f"Train {train.id} is no longer in play.", rule="train.gone")
         if train.owner == corp.id:
             raise EngineError(f"{corp.id} already owns train {train.id}.", rule="train.own")
-        if not self.room(game, corp):
+        # (the limit's, the order's, the price's and the other company's checks below only
+        # refuse a purchase: not asked again of a log accepted once, see Game.checking)
+        checking = game.checking
+        if checking and not self.room(game, corp):
             raise EngineError(
                 f"{corp.id} is at its train limit ({self.train_limit_for(game, corp)} trains).",
                 rule="train.limit")
@@ -162,10 +165,10 @@ class TrainRules(OperatingHost):
             if price < 1:
                 raise EngineError("A train bought from another corporation costs at least $1.",
                                   rule="train.price")
-            err = self.train_sale_error(game, rnd, corp, train)
+            err = self.train_sale_error(game, rnd, corp, train) if checking else None
             if err:
                 raise EngineError(err, rule="train.other")
-            low, high = self.other_train_bounds(game, rnd, corp, train, price)
+            low, high = self.other_train_bounds(game, rnd, corp, train, price) if checking else (price, price)
             if price > high and price >= low:
                 face = self.variants(train).get(train.face, train.price)
                 raise EngineError(

@@ -275,7 +275,9 @@ class StockRound(Round, AskedCounts):
                 f"not {self.game.player_name(pid)}'s.",
                 rule="turn.wrong_player",
             )
-        if self.must_sell(pid) and action.type != "sell_shares" and self.sellable(pid):
+        # (a refusal only: not asked again of a log accepted once, see Game.checking)
+        if (self.game.checking and action.type != "sell_shares" and self.must_sell(pid)
+                and self.sellable(pid)):
             raise EngineError(
                 f"You hold more than {self.title.cert_limit(self.game)} certificates and must sell first.",
                 rule="stock.must_sell",
@@ -341,7 +343,8 @@ class StockRound(Round, AskedCounts):
 
     # ---- actions
     def _do_par(self, pid: str, action: Any) -> None:
-        err = self.par_error(pid, action.corporation, action.share_price)
+        # (refusals only: not asked again of a log accepted once, see Game.checking)
+        err = self.par_error(pid, action.corporation, action.share_price) if self.game.checking else None
         if err:
             raise EngineError(err, rule="stock.par")
         g, t = self.game, self.title
@@ -361,7 +364,7 @@ class StockRound(Round, AskedCounts):
         if cert.president and not corp.ipoed:
             raise EngineError(f"Start {corp.id} with a par action to buy its president's certificate.",
                               rule="stock.buy")
-        err = self.buy_error(pid, corp, cert)
+        err = self.buy_error(pid, corp, cert) if g.checking else None  # (as in _do_par)
         if err:
             raise EngineError(err, rule="stock.buy")
         price = self.price_for(cert, corp) * cert.percent // 10
@@ -391,7 +394,7 @@ class StockRound(Round, AskedCounts):
             raise EngineError("Sell certificates of one corporation at a time.", rule="stock.sell")
         corp = g.state.corporations[corps.pop()]
         pct = action.percent or sum(c.percent for c in certs)
-        err = self.sell_error(pid, corp, pct, certs)
+        err = self.sell_error(pid, corp, pct, certs) if g.checking else None  # (as in _do_par)
         if err:
             raise EngineError(err, rule="stock.sell")
         sell_certs(g, corp, pid, certs, pct)

@@ -130,15 +130,19 @@ def _player_key(p: dict[str, Any]) -> str:
 
 def _normalise(action: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     a = dict(action)
-    if a.get("entity_type") == "player" or (a.get("entity_type") is None and isinstance(a.get("entity"), int)):
+    kind, entity = a.get("entity_type"), a.get("entity")
+    if kind == "player" or (kind is None and isinstance(entity, int)):
         ent = str(a["entity"])
         a["entity"] = names.get(ent, ent)
-    elif a.get("entity") is not None:
-        a["entity"] = str(a["entity"])
-    if a.get("auto_actions"):
-        a["auto_actions"] = [_normalise(x, names) for x in a["auto_actions"]]
-    a.pop("skip", None)
-    a.pop("original_id", None)
+    elif entity is not None and type(entity) is not str:  # (a string stays as it is)
+        a["entity"] = str(entity)
+    autos = a.get("auto_actions")
+    if autos:
+        a["auto_actions"] = [_normalise(x, names) for x in autos]
+    if "skip" in a:
+        del a["skip"]
+    if "original_id" in a:
+        del a["original_id"]
     return a
 
 

@@ -22,6 +22,7 @@ traversal time (reachability, routes).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice
@@ -117,12 +118,14 @@ class TrackGraph:
     # hex has no part in any walk; most of a board's hexes early in a game)
     placed: dict[str, Any] = field(default_factory=dict)
     # what the next graph of the title reuses (see `_build`): the laid tiles built for, the
-    # pieces and stubs, and per hex in the title's order (and at the end) the numbers of paths,
-    # nodes, stubs and hexes with a part (entries of `placed`, `ends`, `pieces`) before it
+    # pieces and stubs, and per hex with a part (the entries of `placed`, `ends`, `pieces`, in
+    # the same order) its place in the title's hex order and the numbers of paths, nodes and
+    # stubs before it
     tiles: frozenset[tuple[str, tuple[str, int]]] = frozenset()
     pieces: dict[str, _Piece] = field(default_factory=dict)
     stubs: list[tuple[int, ...]] = field(default_factory=list)
-    starts: list[tuple[int, int, int, int]] = field(default_factory=list)
+    part_order: list[int] = field(default_factory=list)
+    part_starts: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def path_nodes(self) -> list[tuple[int, ...]]:
@@ -220,32 +223,44 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
     g = TrackGraph(data=data, tiles=tiles_key)
     known = _pieces_of(data)
     items = _hex_items(data, known)
-    start = 0
+    walk: Iterable[int] = range(len(items))  # the hexes (places in the hex order) to number
     if prev is not None and prev.data is data and len(prev.node_ids) == len(prev.nodes):
         order = _hex_order(data)
-        start = min((order.get(h, 0) for h, _ in tiles_key ^ prev.tiles), default=len(items))
-        if start:
-            p0, n0, s0, h0 = prev.starts[start]
-            g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
-            g.node_ids = dict(islice(prev.node_ids.items(), n0))
-            g.ends = dict(islice(prev.ends.items(), h0))
-            g.placed = dict(islice(prev.placed.items(), h0))
-            g.pieces = dict(islice(prev.pieces.items(), h0))
-            g.starts = prev.starts[:start]
+        changed = sorted({order.get(h, 0) for h, _ in tiles_key ^ prev.tiles})
+        # the parts of the hexes before the first changed one are taken as they are
+        k = bisect_left(prev.part_order, changed[0]) if changed else len(prev.part_order)
+        p0, n0, s0 = (prev.part_starts[k] if k < len(prev.part_order)
+                      else (len(prev.paths), len(prev.nodes), len(prev.stubs)))
+        g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
+        g.node_ids = dict(islice(prev.node_ids.items(), n0))
+        g.ends = dict(islice(prev.ends.items(), k))
+        g.placed = dict(islice(prev.placed.items(), k))
+        g.pieces = dict(islice(prev.pieces.items(), k))
+        g.part_order, g.part_starts = prev.part_order[:k], prev.part_starts[:k]
+        # after it, only the hexes with a part there and the changed ones can have one (an
+        # unchanged hex shows the same piece)
+        rest = prev.part_order[k:]
+        for i in changed:
+            at = bisect_left(rest, i)
+            if at == len(rest) or rest[at] != i:
+                rest.insert(at, i)
+        walk = rest
     all_ends, pieces, g_placed = g.ends, g.pieces, g.placed
-    # (the loop below runs for every hex after the first changed one at every lay: kept lean)
+    # (the loop below runs for every hex with a part after the first changed one at every
+    # lay: kept lean)
     add_paths, add_nodes, add_ids, add_stubs = g.paths.extend, g.nodes.extend, g.node_ids.update, g.stubs.extend
-    add_start = g.starts.append
+    add_order, add_start = g.part_order.append, g.part_starts.append
     tiles_get = board.tiles.get
-    base, node_base, stub_base, n_parts = len(g.paths), len(g.nodes), len(g.stubs), len(g.placed)
-    for hex_name, of_hex in items[start:]:
-        add_start((base, node_base, stub_base, n_parts))
+    base, node_base, stub_base = len(g.paths), len(g.nodes), len(g.stubs)
+    for i in walk:
+        hex_name, of_hex = items[i]
         piece = of_hex.get(tiles_get(hex_name))
         if piece is None:
             piece = _piece(board, hex_name, of_hex)
         if not piece.paths and not piece.nodes:  # (an empty hex: no part, see `placed`)
             continue
-        n_parts += 1
+        add_order(i)
+        add_start((base, node_base, stub_base))
         pieces[hex_name] = piece
         placed = piece.placed.get((base, node_base))
         if placed is None:
@@ -263,7 +278,6 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
             add_ids(placed[4])
             add_nodes(placed[3])
             node_base += n_nodes
-    add_start((base, node_base, stub_base, n_parts))
     return g
 
 
@@ -320,28 +334,21 @@ def _number_bits(g: TrackGraph) -> tuple[dict[tuple[tuple[str, int, tuple[int, i
 def _across(
     g: TrackGraph, neighbors: dict[int, str], ep: EP
 ) -> Iterable[tuple[str, int, tuple[int, int] | None]]:
-    """The endpoints of the neighbouring hex that track leaving through `ep` meets."""
+    """The endpoints of the neighbouring hex that track leaving through `ep` meets (its edge
+    ends on the facing edge, in the order of its ends: the piece's `by_edge`)."""
     nb = neighbors.get(ep[1])
     if nb is None:
         return ()
-    nb_ends = g.ends.get(nb)
-    if not nb_ends:
+    piece = g.pieces.get(nb)
+    if piece is None:
         return ()
     edge = (ep[1] + 3) % 6
-    out = []
-    for other in nb_ends:
-        if other[0] != "edge" or other[1] != edge:
-            continue
-        if _lanes_meet(ep[2], other[2]):
-            out.append((nb, edge, other[2]))
-    return out
-
-
-def _crossing_bit(
-    g: TrackGraph, hex_name: str, ep: EP, other: tuple[str, int, tuple[int, int] | None]
-) -> int:
-    key = tuple(sorted(((hex_name, ep[1], ep[2]), other)))
-    return 1 << g.crossing_bits[key]
+    lanes = piece.by_edge.get(edge)
+    if not lanes:
+        return ()
+    lane = ep[2]
+    return [(nb, edge, other) for other in lanes
+            if (other is None and lane is None) or _lanes_meet(lane, other)]
 
 
 def _links_from_node(g: TrackGraph, info: NodeInfo, want: tuple[str, ...] | None = None
@@ -351,8 +358,9 @@ def _links_from_node(g: TrackGraph, info: NodeInfo, want: tuple[str, ...] | None
     hex_name = info.hex
     start_ep: EP = (info.kind, info.ref[2], None)
     out: list[Link] = []
+    bits = g._bits or _number_bits(g)  # (the resource bits, asked at every step of the walk)
     for pid in g.ends[hex_name].get(start_ep, ()):
-        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out, want)
+        _walk(g, info.id, hex_name, pid, start_ep, 0, (hex_name,), out, want, bits[0], bits[1])
     return out
 
 
@@ -365,10 +373,12 @@ def _walk(
     mask: int,
     chain: tuple[str, ...],
     out: list[Link],
-    want: tuple[str, ...] | None = None,
+    want: tuple[str, ...] | None,
+    crossing_bits: dict[tuple[tuple[str, int, tuple[int, int] | None], ...], int],
+    path_bits: dict[int, int],
 ) -> None:
     path = g.paths[pid]
-    mask |= (1 << pid) | g.path_bits.get(pid, 0)
+    mask |= (1 << pid) | path_bits.get(pid, 0)
     other = path.b if path.a == enter else path.a
     if other[0] != "edge":
         end = g.node_ids.get((hex_name, other[0], other[1]))
@@ -378,18 +388,21 @@ def _walk(
     if want is not None and len(chain) >= len(want):
         return
     neighbors = g.data.hexes[hex_name].neighbors
+    mine = (hex_name, other[1], other[2])
     for nb_ep in _across(g, neighbors, other):
         nb = nb_ep[0]
         if want is not None and nb != want[len(chain)]:
             continue
-        cbit = _crossing_bit(g, hex_name, other, nb_ep)
+        # the crossing's bit (its key: the two edge ends, in order)
+        cbit = 1 << crossing_bits[(mine, nb_ep) if mine <= nb_ep else (nb_ep, mine)]
         if mask & cbit:
             continue
         nb_enter: EP = ("edge", nb_ep[1], nb_ep[2])
         for qid in g.ends[nb].get(nb_enter, ()):
-            if mask & ((1 << qid) | g.path_bits.get(qid, 0)):
+            if mask & ((1 << qid) | path_bits.get(qid, 0)):
                 continue
-            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out, want)
+            _walk(g, start, nb, qid, nb_enter, mask | cbit, chain + (nb,), out, want,
+                  crossing_bits, path_bits)
 
 
 _CACHE: dict[tuple[object, ...], TrackGraph] = {}

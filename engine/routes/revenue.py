@@ -26,7 +26,7 @@ from engine.actions import Route
 from engine.core.data import TitleData
 from engine.errors import EngineError
 from engine.routes.graph import Link, TrackGraph, track_graph
-from engine.routes.reach import can_pass, is_blocked, token_nodes
+from engine.routes.reach import is_blocked, token_nodes
 from engine.routes.types import Board, NodeRef, RouteRules, TrainSpec
 
 # ---------------------------------------------------------------------------------------------
@@ -88,13 +88,16 @@ def route_context(board: Board, corp: str, rules: RouteRules) -> RouteContext:
     values: list[int] = []
     through: list[bool] = []
     blocked: list[bool] = []
+    pass_through = rules.pass_through_offboards
     for info in g.nodes:
         if rules.stop_value is not None:
             values.append(rules.stop_value(board, corp, info.ref, rules.phase))
         else:
             values.append(info.node.value(rules.phase))
-        through.append(can_pass(board, info, corp, rules.pass_through_offboards))
-        blocked.append(is_blocked(board, info, corp))
+        full = is_blocked(board, info, corp)
+        blocked.append(full)
+        # can_pass(board, info, corp, pass_through), with the city's tokens looked at once
+        through.append(not full and not (info.offboard and info.hex not in pass_through))
     toks = token_nodes(board, g, corp)
     token = [False] * len(g.nodes)
     for t in toks:

@@ -79,7 +79,10 @@ class DestinationRules(Title):
         """Others' destination tokens are left out: they take no city space, so they never
         block a city (a corporation's own destination token is a station for it)."""
         board = super().board(game)
-        placed = [(h, c.id) for c in game.state.corporations.values() if (h := self.extra_slot_hex(c))]
+        # (asked for every board a question looks at: extra_slot_hex(c), inline)
+        placed = [(h, c.id) for c in game.state.corporations.values()
+                  if isinstance(h := (cs := corp1870(c)).destination_hex_reached, str)
+                  and h and not cs.destination_in_city]
         if not placed:
             return board
         me = self._board_for  # (the operating corporation asked only when there are extras)
@@ -93,10 +96,11 @@ class DestinationRules(Title):
         got: Board | None = board.memo.get(key)
         if got is not None:
             return got
-        toks = {}
-        for (h, c), v in board.tokens.items():
-            drop = extras.get(h) if c == 0 else None
-            toks[(h, c)] = tuple(s for s in v if s is None or s != drop or s == me) if drop else v
+        toks = dict(board.tokens)  # (in place of the extras' own tokens in their cities 0)
+        for h, drop in extras.items():
+            v = toks.get((h, 0))
+            if v is not None:
+                toks[(h, 0)] = tuple(s for s in v if s is None or s != drop or s == me)
         got = board.memo[key] = Board(board.data, board.tiles, toks, memo=tiles_memo(board))
         return got
 

@@ -4,7 +4,7 @@ Mississippi river-side rules for track."""
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,8 @@ class PrivateRules(Title):
 
     def route_rules(self, game: Game, corp: Corporation) -> RouteRules:
         st = game.state
-        assigned = copy.deepcopy(dict(state1870(game).assignments))
+        # (a copy of the markers as they are now: their fields are plain values)
+        assigned = {k: dataclasses.replace(v) for k, v in state1870(game).assignments.items()}
         dest = corp1870(corp).destination_hex_reached
         data = self.data
         phase = self.revenue_phase(game)

@@ -40,8 +40,9 @@ class MexTrainRules(MergerRules):
     def counted_holdings(self, game: Game) -> dict[str, int]:
         """len(counted_trains(game, c)) of each holder c, in one pass over the trains."""
         held: dict[str, int] = {}
+        obsolete = mex_state(game).obsolete  # (is_obsolete, asked after every action: inline)
         for t in game.state.trains:
-            if t.owner is not None and not t.gone and not self.is_obsolete(game, t):
+            if t.owner is not None and not t.gone and t.id not in obsolete:
                 held[t.owner] = held.get(t.owner, 0) + 1
         return held
 
