@@ -64,13 +64,40 @@ FIXTURE = FIXTURES / "18MS" / "14375.json"
 # -- the bot's process ----------------------------------------------------------------------
 
 
-def _cpu_of(pid: int) -> float:
-    """User + system CPU seconds of a live process (Linux /proc)."""
+def _cpu_of(pid: int, tid: int | None = None) -> float:
+    """User + system CPU seconds of a live process, or of one of its threads (Linux /proc)."""
+    where = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(where).read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _thread_kind(name: str) -> str:
+    """The bot's threads, grouped: the event loop (main), the engine's, the import's, SQLite's
+    (aiosqlite's connection thread), the render queue's feeder, the rest (the render pool's
+    manager thread, the bench's control pipe)."""
+    if name == "MainThread":
+        return "loop"
+    for prefix, kind in (("engine", "engine"), ("import", "import"),
+                         ("QueueFeederThread", "feeder")):
+        if name.startswith(prefix):
+            return kind
+    return "sqlite" if "connection_worker" in name else "other"
+
+
+def _threads_cpu() -> dict[str, float]:
+    """CPU seconds of this process's threads so far, by `_thread_kind` (threads that ended are
+    not counted)."""
+    import threading
+
+    out: dict[str, float] = {}
+    for t in threading.enumerate():
+        if t.native_id is not None:
+            kind = _thread_kind(t.name)
+            out[kind] = out.get(kind, 0.0) + _cpu_of(os.getpid(), t.native_id)
+    return out
 
 
 def bot_process(port: int, database: str, processes: int | None, threads: int,
@@ -156,6 +183,7 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                     "superseded": service.images.superseded,
                     "drawn": service.images.drawn,
                     "bot_cpu": self_cpu.ru_utime + self_cpu.ru_stime,
+                    "threads_cpu": _threads_cpu(),
                     "render_cpu": sum(_cpu_of(p) for p in workers),
                     "gc": (list(gcw.count), list(gcw.total), gcw.worst),
                     "commits": getattr(getattr(store.db, "group", None), "commits", 0),
@@ -387,6 +415,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out["commits"] = after["commits"] - before["commits"]
             for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
                 out[k] = after[k] - before[k]
+            out["threads_cpu"] = {k: v - before["threads_cpu"].get(k, 0.0)
+                                  for k, v in after["threads_cpu"].items()}
             out["fake_cpu"] = (fake_after.ru_utime + fake_after.ru_stime
                                - fake_before.ru_utime - fake_before.ru_stime)
             out["unknown"] = list(fake.unknown)
@@ -439,6 +469,9 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     print(f"CPU over the moves: bot process {r['bot_cpu']:.1f} s ({r['bot_cpu'] / n * ms:.1f} ms "
           f"a move), render workers {r['render_cpu']:.1f} s, fake Discord {r['fake_cpu']:.1f} s "
           f"({r['fake_cpu'] / n * ms:.1f} ms a move)")
+    threads = sorted(r["threads_cpu"].items(), key=lambda kv: -kv[1])
+    print("bot's threads: " + ", ".join(f"{k} {v:.1f} s ({v / n * ms:.2f} ms a move)"
+                                        for k, v in threads))
     print(f"bot's event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
     counts, totals, worst = r["gc"]
     print("bot's cyclic collector: " + ", ".join(
