@@ -157,6 +157,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     store = await Store.open(config.database)
     service = Service.from_config(store, config)
     bot = RailBot(config, service)
+    if os.environ.get("BENCH_QUIET_GC"):  # an experiment: the quiet passes' young count (0: off)
+        bot.collector.young = int(os.environ["BENCH_QUIET_GC"])
     await bot.login("fake-token")
     task = asyncio.create_task(bot.connect(reconnect=False))
     await asyncio.wait_for(bot.wait_until_ready(), 60)
@@ -187,6 +189,7 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                     "render_cpu": sum(_cpu_of(p) for p in workers),
                     "gc": (list(gcw.count), list(gcw.total), gcw.worst),
                     "commits": getattr(getattr(store.db, "group", None), "commits", 0),
+                    "quiet_passes": bot.collector.passes,
                 })
             else:
                 break
@@ -413,6 +416,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out.update(measure(fake.pending, iids))
             out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
             out["commits"] = after["commits"] - before["commits"]
+            out["quiet_passes"] = after["quiet_passes"] - before["quiet_passes"]
             for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
                 out[k] = after[k] - before[k]
             out["threads_cpu"] = {k: v - before["threads_cpu"].get(k, 0.0)
@@ -476,7 +480,8 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     counts, totals, worst = r["gc"]
     print("bot's cyclic collector: " + ", ".join(
         f"gen{g} {counts[g]}x {totals[g] * ms:.0f} ms" for g in range(3))
-        + f"; longest pass {worst * ms:.0f} ms; SQLite commits {r['commits']}")
+        + f"; longest pass {worst * ms:.0f} ms ({r['quiet_passes']} asked for when quiet); "
+        f"SQLite commits {r['commits']}")
     if "import" in r:
         text, took = r["import"]
         print(f"import of {args.import_undos} undo/redo pairs: {took:.1f} s: {text}")
