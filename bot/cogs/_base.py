@@ -180,6 +180,16 @@ async def run_and_reply(
         reply = await task
         await respond(interaction, reply)
     await add_images(interaction, reply)
+    _let_go(interaction)
+
+
+def _let_go(interaction: discord.Interaction[Any]) -> None:
+    """The interaction is answered: its response object (which refers back to it, a cycle) is
+    dropped, so that the interaction is freed as soon as nothing refers to it, not at the
+    collector's next pass (under many moves at once, those passes walked every interaction
+    of the last moves: bench/README.md, issue 13)."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")  # discord.py's cache of `interaction.response`
 
 
 Answer = Callable[[Ctx, Commands, bool, int], Awaitable[Reply]]

@@ -6,9 +6,11 @@ import asyncio
 import gc
 from collections.abc import Iterator
 
+import discord
 import pytest
 
 from bot.collector import QuietCollector, pass_now
+from tests.bot.conftest import DRAFT, Env, play
 
 
 @pytest.fixture
@@ -76,3 +78,20 @@ async def test_young_zero_leaves_the_passes_to_the_collector(passes: list[int]) 
     assert collector.passes == 0 and passes == []
     await collector.stop()
     del keep
+
+
+async def test_an_answered_interaction_is_freed_without_the_collector(env: Env) -> None:
+    """Its response object refers back to it (discord.py): the Discord layer drops that
+    reference once the reply and its images are out, so the interaction goes with its last
+    reference, not at the collector's next pass."""
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    gc.collect()
+    gc.disable()
+    try:
+        await play(env, thread, DRAFT)  # three moves, each with its images
+        await env.service.images.idle()
+        await env.settle()
+        alive = [o for o in gc.get_objects() if isinstance(o, discord.Interaction)]
+        assert alive == []
+    finally:
+        gc.enable()
