@@ -97,9 +97,9 @@ class RailBot(commands.Bot):
 # took half the process's CPU and held the event loop up to half a second
 # (bench/README.md, issue 13). Reference counting frees almost everything; the young pass runs,
 # for cycles, when no command is in flight (bot/collector.py, 20,000 objects made since the
-# last), and on its own only past 200,000 (a loop never quiet), the older generations less
-# often.
-COLLECTOR_THRESHOLDS = (200_000, 20, 20)
+# last), and on its own only past 100,000 (a loop seldom quiet: at 200 moves/s a pass put off
+# until 200,000 held the loop 347 ms), the older generations less often.
+COLLECTOR_THRESHOLDS = (100_000, 20, 20)
 
 
 def tune_collector() -> None:

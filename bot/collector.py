@@ -6,7 +6,7 @@ the states and keys of the moves being made), which die a moment later: a pass t
 for nothing, and holds every waiting reply while it does (bench/README.md, issue 13). So the
 bot asks for the pass itself once no command is in flight (`busy` counts them) and enough
 objects were made (`young`); the automatic threshold (bot/app.py) is only the backstop for a
-loop that is never quiet.
+loop that is seldom quiet.
 
 The pass is CPython's own automatic one, asked for now (`pass_now`): it takes the young
 generation, or an older one when that one is due by CPython's rules (its count past its
