@@ -64,10 +64,11 @@ FIXTURE = FIXTURES / "18MS" / "14375.json"
 # -- the bot's process ----------------------------------------------------------------------
 
 
-def _cpu_of(pid: int) -> float:
-    """User + system CPU seconds of a live process (Linux /proc)."""
+def _cpu_of(pid: int, tid: int | None = None) -> float:
+    """User + system CPU seconds of a live process, or of one of its threads (Linux /proc)."""
+    where = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = Path(where).read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -91,6 +92,32 @@ def _render_workers(images: Any) -> list[int]:
     if hasattr(images, "worker_pids"):
         return list(images.worker_pids())
     return list(getattr(getattr(images, "_pool", None), "_processes", None) or {})
+
+
+def _thread_kind(name: str) -> str:
+    """The bot's threads, grouped: the event loop (main), the engine's, the import's, SQLite's
+    (aiosqlite's connection thread), the render queue's feeder, the rest (the render pool's
+    manager thread, the bench's control pipe)."""
+    if name == "MainThread":
+        return "loop"
+    for prefix, kind in (("engine", "engine"), ("import", "import"),
+                         ("QueueFeederThread", "feeder")):
+        if name.startswith(prefix):
+            return kind
+    return "sqlite" if "connection_worker" in name else "other"
+
+
+def _threads_cpu() -> dict[str, float]:
+    """CPU seconds of this process's threads so far, by `_thread_kind` (threads that ended are
+    not counted)."""
+    import threading
+
+    out: dict[str, float] = {}
+    for t in threading.enumerate():
+        if t.native_id is not None:
+            kind = _thread_kind(t.name)
+            out[kind] = out.get(kind, 0.0) + _cpu_of(os.getpid(), t.native_id)
+    return out
 
 
 def bot_process(port: int, database: str, processes: int | None, threads: int,
@@ -150,6 +177,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     store = await Store.open(config.database)
     service = Service.from_config(store, config)
     bot = RailBot(config, service)
+    if os.environ.get("BENCH_QUIET_GC"):  # an experiment: the quiet passes' young count (0: off)
+        bot.collector.young = int(os.environ["BENCH_QUIET_GC"])
     await bot.login("fake-token")
     task = asyncio.create_task(bot.connect(reconnect=False))
     await asyncio.wait_for(bot.wait_until_ready(), 60)
@@ -175,10 +204,12 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                     "superseded": service.images.superseded,
                     "drawn": service.images.drawn,
                     "bot_cpu": self_cpu.ru_utime + self_cpu.ru_stime,
+                    "threads_cpu": _threads_cpu(),
                     "render_cpu": sum(_cpu_of(p) for p in workers),
                     "render_mb": [_memory_of(p) for p in workers],
                     "gc": (list(gcw.count), list(gcw.total), gcw.worst),
                     "commits": getattr(getattr(store.db, "group", None), "commits", 0),
+                    "quiet_passes": bot.collector.passes,
                 })
             else:
                 break
@@ -406,8 +437,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
             out["commits"] = after["commits"] - before["commits"]
             out["render_mb"] = after["render_mb"]
+            out["quiet_passes"] = after["quiet_passes"] - before["quiet_passes"]
             for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
                 out[k] = after[k] - before[k]
+            out["threads_cpu"] = {k: v - before["threads_cpu"].get(k, 0.0)
+                                  for k, v in after["threads_cpu"].items()}
             out["fake_cpu"] = (fake_after.ru_utime + fake_after.ru_stime
                                - fake_before.ru_utime - fake_before.ru_stime)
             out["unknown"] = list(fake.unknown)
@@ -463,11 +497,15 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     if r.get("render_mb"):
         print("render workers' memory (resident / peak, MB): " + ", ".join(
             f"{rss:.0f} / {peak:.0f}" for rss, peak in r["render_mb"]))
+    threads = sorted(r["threads_cpu"].items(), key=lambda kv: -kv[1])
+    print("bot's threads: " + ", ".join(f"{k} {v:.1f} s ({v / n * ms:.2f} ms a move)"
+                                        for k, v in threads))
     print(f"bot's event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
     counts, totals, worst = r["gc"]
     print("bot's cyclic collector: " + ", ".join(
         f"gen{g} {counts[g]}x {totals[g] * ms:.0f} ms" for g in range(3))
-        + f"; longest pass {worst * ms:.0f} ms; SQLite commits {r['commits']}")
+        + f"; longest pass {worst * ms:.0f} ms ({r['quiet_passes']} asked for when quiet); "
+        f"SQLite commits {r['commits']}")
     if "import" in r:
         text, took = r["import"]
         print(f"import of {args.import_undos} undo/redo pairs: {took:.1f} s: {text}")

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs import EXTENSIONS
+from bot.collector import QuietCollector
 from bot.commands import Commands
 from bot.config import Config
 from bot.replies import BotError
@@ -44,10 +45,13 @@ class RailBot(commands.Bot):
         self.service = service
         self.rail = Commands(service)
         self.mail: MailDesk | None = None  # the e-mail transport, if configured
+        # the collector's young passes when no command is in flight (bot/collector.py)
+        self.collector = QuietCollector()
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
         self.service.lag.start()
+        self.collector.start()
         self.service.images.start()  # the render workers warm up before the first move
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -61,6 +65,10 @@ class RailBot(commands.Bot):
         else:
             await self.tree.sync()
         log.info("slash commands synced")
+
+    async def close(self) -> None:
+        await self.collector.stop()
+        await super().close()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -87,9 +95,11 @@ class RailBot(commands.Bot):
 # keeps a large heap that lives long (its cache of replayed games); with the default young
 # threshold the collector passes over it again and again: under 200 games moving at once it
 # took half the process's CPU and held the event loop up to half a second
-# (bench/README.md, issue 13). Reference counting frees almost everything; the collector
-# still runs, for cycles, every 50,000 net allocations, the older generations less often.
-COLLECTOR_THRESHOLDS = (50_000, 20, 20)
+# (bench/README.md, issue 13). Reference counting frees almost everything; the young pass runs,
+# for cycles, when no command is in flight (bot/collector.py, 20,000 objects made since the
+# last), and on its own only past 100,000 (a loop seldom quiet: at 200 moves/s a pass put off
+# until 200,000 held the loop 347 ms), the older generations less often.
+COLLECTOR_THRESHOLDS = (100_000, 20, 20)
 
 
 def tune_collector() -> None:

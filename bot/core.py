@@ -101,6 +101,9 @@ class ServiceCore:
         self.images = ImageDesk(self.renderer, render_processes, nice=render_nice)
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self.cache_bytes = cache_bytes
+        # at least the cache's bytes (its sum when last counted, plus the moves' growth
+        # since): a move counts the whole cache again only when this passes the budget
+        self._cache_bound = 0
         self.import_seconds = import_seconds
         # per game, across processes when several share a PostgreSQL database; a game another
         # process changed is dropped from the cache on entering its lock (bot/store/locks.py)
@@ -181,8 +184,11 @@ class ServiceCore:
     def _grew(self, live: Live) -> None:
         """A move was added: count its share of the game's size, then keep the budget."""
         moves = max(1, len(live.records) - 1)
-        live.size += live.size // moves
-        self._fit_cache()
+        grown = live.size // moves
+        live.size += grown
+        self._cache_bound += grown
+        if self._cache_bound > self.cache_bytes:
+            self._fit_cache()
 
     def _fit_cache(self) -> None:
         """Drop the least recently used games while the cache is over its byte budget (the
@@ -191,6 +197,7 @@ class ServiceCore:
         while total > self.cache_bytes and len(self._cache) > 1:
             _gid, live = self._cache.popitem(last=False)
             total -= live.size
+        self._cache_bound = total
 
     @property
     def cached_bytes(self) -> int:
@@ -236,8 +243,11 @@ class ServiceCore:
                   else tuple(game.acting_players()))
         return Turn(acting, legal.entity)
 
-    async def _seated_live(self, who: Who, game_id: int) -> tuple[Live, str]:
-        record = await self.game_record(game_id)
+    async def _seated_live(self, who: Who, game_id: int,
+                           record: GameRecord | None = None) -> tuple[Live, str]:
+        """The game in memory and the user's seat in it (`record`: the game as just read)."""
+        if record is None:
+            record = await self.game_record(game_id)
         if record.status != "active":
             raise BotError(f"Game #{game_id} is {record.status}: no moves can be made.")
         player = record.player_by_user(who.user_id)

@@ -21,13 +21,21 @@ from engine.legal import Legal
 @dataclass(frozen=True, slots=True)
 class Names:
     data: TitleData | None = None  # the title's data (hex place names)
-    hexes: dict[str, str] = field(default_factory=dict)  # hex -> "Meridian (E5)"
+    tile_hexes: tuple[str, ...] = ()  # the hexes a tile may be laid on (`hexes` names them)
     cities: dict[str, str] = field(default_factory=dict)  # city id -> "Meridian (E5)"
     city_hexes: dict[str, str] = field(default_factory=dict)  # city id -> hex
     companies: dict[str, str] = field(default_factory=dict)  # id -> full name
     corporations: dict[str, str] = field(default_factory=dict)  # id -> full name
     trains: dict[str, str] = field(default_factory=dict)  # train id -> card name
     shares: dict[str, tuple[int, bool]] = field(default_factory=dict)  # id -> (percent, pres.)
+
+    @property
+    def hexes(self) -> dict[str, str]:
+        """hex -> "Meridian (E5)", for the hexes a tile may be laid on: named when asked
+        (autocomplete labels), from the title's data alone (no game state)."""
+        if self.data is None:
+            return {}
+        return {h: words.hex_place(self.data, h) for h in self.tile_hexes}
 
 
 @dataclass(frozen=True)
@@ -48,11 +56,10 @@ def named(game: Game, legal: Legal) -> Named:
         if hex_name is not None:
             city_hexes[cid] = hex_name
             cities[cid] = words.hex_place(data, hex_name)
-    hexes = {h: words.hex_place(data, h) for h in legal.tiles}
     shares = {c.id: (c.percent, c.president) for corp in st.corporations.values()
               for c in corp.certs}
     return Named(**vars(legal), names=Names(
-        data=data, hexes=hexes, cities=cities, city_hexes=city_hexes,
+        data=data, tile_hexes=tuple(legal.tiles), cities=cities, city_hexes=city_hexes,
         companies={c.id: c.name for c in st.companies.values()},
         corporations={c.id: c.name for c in st.corporations.values()},
         trains={t.id: t.name for t in st.trains}, shares=shares))

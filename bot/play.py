@@ -38,9 +38,10 @@ class ServicePlay(ServiceCore):
         only if the stored log still has that length (a mail answers one position: checked
         under the game's lock, so another player's move cannot slip in between)."""
         async with self._locks[game_id]:
-            if interaction_id and await self.store.interaction_seen(interaction_id):
+            seen, record = await self.store.seen_and_game(interaction_id, game_id)  # one hop
+            if seen:
                 return Reply("This command was already handled.", ephemeral=True)
-            live, player_engine_id = await self._seated_live(who, game_id)
+            live, player_engine_id = await self._seated_live(who, game_id, record)
             if at_position is not None and len(live.records) != at_position:
                 raise BotError(f"This answers the position after move {at_position}; the game "
                                f"has moved on (move {len(live.records)}): answer the latest "

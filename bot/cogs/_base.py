@@ -168,16 +168,28 @@ async def run_and_reply(
 ) -> None:
     """Run the work; defer if it takes longer than DEFER_AFTER, then answer; then add the
     reply's images (drawn after the answer is out)."""
-    task = asyncio.ensure_future(work())
-    # Discord's 3 s run from the interaction's creation: time spent before this handler ran
-    # (a busy event loop) counts
-    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - max(0.0, age)))
-    if not done:
-        await interaction.response.defer(thinking=True)
-    reply = await task
-    await respond(interaction, reply)
+    client: RailBot = interaction.client
+    with client.collector.busy():  # the collector's passes wait for the first reply
+        task = asyncio.ensure_future(work())
+        # Discord's 3 s run from the interaction's creation: time spent before this handler
+        # ran (a busy event loop) counts
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - max(0.0, age)))
+        if not done:
+            await interaction.response.defer(thinking=True)
+        reply = await task
+        await respond(interaction, reply)
     await add_images(interaction, reply)
+    _let_go(interaction)
+
+
+def _let_go(interaction: discord.Interaction[Any]) -> None:
+    """The interaction is answered: its response object (which refers back to it, a cycle) is
+    dropped, so that the interaction is freed as soon as nothing refers to it, not at the
+    collector's next pass (under many moves at once, those passes walked every interaction
+    of the last moves: bench/README.md, issue 13)."""
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_response")  # discord.py's cache of `interaction.response`
 
 
 Answer = Callable[[Ctx, Commands, bool, int], Awaitable[Reply]]

@@ -47,6 +47,10 @@ class Store:
 
     def __init__(self, db: Db) -> None:
         self.db = db
+        # thread id -> its game's id: a game's thread is set when the game is inserted and
+        # never changes, and games are never deleted, so a thread found once is kept (every
+        # move asks; in any process, whatever the database)
+        self._thread_games: dict[int, int] = {}
 
     @property
     def dialect(self) -> str:
@@ -157,32 +161,18 @@ class Store:
         return await self.game(int(row[0])) if row else None
 
     async def game(self, game_id: int) -> GameRecord | None:
-        rows, prow = await self.db.fetch_batch([
-            Step("SELECT * FROM games WHERE id = ?", (game_id,)),
-            Step("SELECT user_id, name, engine_id, seat FROM players WHERE game_id = ?"
-                 " ORDER BY COALESCE(seat, 1000000), joined_at, rowid", (game_id,)),
-        ])
-        if not rows:
-            return None
-        row = rows[0]
-        players = tuple(
-            PlayerRecord(int(p["user_id"]), str(p["name"]), str(p["engine_id"]), p["seat"])
-            for p in prow
-        )
-        return GameRecord(
-            id=int(row["id"]),
-            guild_id=row["guild_id"],
-            channel_id=int(row["channel_id"]),
-            thread_id=row["thread_id"],
-            title=str(row["title"]),
-            options=tuple(json.loads(row["options"])),
-            seed=int(row["seed"]),
-            status=str(row["status"]),
-            creator_id=int(row["creator_id"]),
-            players=players,
-            revision=int(row["revision"]),
-        )
+        rows, prow = await self.db.fetch_batch(_game_queries(game_id))
+        return _game_record(rows, prow)
 
+    async def seen_and_game(self, interaction_id: str | None, game_id: int
+                            ) -> tuple[bool, GameRecord | None]:
+        """`interaction_seen` and `game` in one batch (on SQLite one hop to its thread):
+        what a move reads first, under its game's lock."""
+        if not interaction_id:
+            return False, await self.game(game_id)
+        seen, rows, prow = await self.db.fetch_batch(
+            [_seen_query(interaction_id), *_game_queries(game_id)])
+        return bool(seen), _game_record(rows, prow)
     async def game_stamp(self, game_id: int) -> tuple[int, int]:
         """(revision, log length) of a game as stored: it differs from a cached copy's when
         another process changed the game (a move, a seat, a status)."""
@@ -197,13 +187,22 @@ class Store:
         return await self.game(game_id) if game_id is not None else None
 
     async def game_id_in_channel(self, channel_id: int) -> int | None:
-        """The id of `game_in_channel`'s game (one query: what a move needs)."""
+        """The id of `game_in_channel`'s game (what a move needs): a game's thread is known
+        after its first query; else one query."""
+        known = self._thread_games.get(channel_id)
+        if known is not None:
+            return known
         row = await self.db.fetchone(
-            "SELECT COALESCE((SELECT id FROM games WHERE thread_id = ?),"
+            "SELECT (SELECT id FROM games WHERE thread_id = ?),"
             " (SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL"
-            " AND status IN ('open', 'active') ORDER BY id DESC LIMIT 1))",
+            " AND status IN ('open', 'active') ORDER BY id DESC LIMIT 1)",
             (channel_id, channel_id))
-        return None if row is None or row[0] is None else int(row[0])
+        if row is None:
+            return None
+        if row[0] is not None:
+            self._thread_games[channel_id] = int(row[0])
+            return int(row[0])
+        return None if row[1] is None else int(row[1])
 
     async def games_in_guild(
         self, guild_id: int | None, *, live_only: bool = True
@@ -277,13 +276,8 @@ class Store:
         return [ActionRecord(int(r[0]), json.loads(r[1]), r[2], r[3], str(r[4])) for r in rows]
 
     async def interaction_seen(self, interaction_id: str) -> bool:
-        row = await self.db.fetchone(
-            "SELECT 1 FROM actions WHERE interaction_id = ?"
-            " UNION ALL SELECT 1 FROM games WHERE interaction_id = ?"
-            " UNION ALL SELECT 1 FROM undo_requests WHERE interaction_id = ?",
-            (interaction_id, interaction_id, interaction_id),
-        )
-        return row is not None
+        q = _seen_query(interaction_id)
+        return await self.db.fetchone(q.sql, q.params) is not None
 
     async def append_action(
         self,
@@ -391,3 +385,43 @@ class Store:
 
 # a change to a game's players: other processes' cached copies are out of date
 _BUMP = "UPDATE games SET revision = revision + 1 WHERE id = ?"
+
+
+def _seen_query(interaction_id: str) -> Step:
+    """A row if the interaction id is already recorded (a move, a game, an undo request)."""
+    return Step("SELECT 1 FROM actions WHERE interaction_id = ?"
+                " UNION ALL SELECT 1 FROM games WHERE interaction_id = ?"
+                " UNION ALL SELECT 1 FROM undo_requests WHERE interaction_id = ?",
+                (interaction_id, interaction_id, interaction_id))
+
+
+def _game_queries(game_id: int) -> list[Step]:
+    """A game's row and its players' rows (`_game_record`)."""
+    return [
+        Step("SELECT * FROM games WHERE id = ?", (game_id,)),
+        Step("SELECT user_id, name, engine_id, seat FROM players WHERE game_id = ?"
+             " ORDER BY COALESCE(seat, 1000000), joined_at, rowid", (game_id,)),
+    ]
+
+
+def _game_record(rows: Sequence[Any], prow: Sequence[Any]) -> GameRecord | None:
+    if not rows:
+        return None
+    row = rows[0]
+    players = tuple(
+        PlayerRecord(int(p["user_id"]), str(p["name"]), str(p["engine_id"]), p["seat"])
+        for p in prow
+    )
+    return GameRecord(
+        id=int(row["id"]),
+        guild_id=row["guild_id"],
+        channel_id=int(row["channel_id"]),
+        thread_id=row["thread_id"],
+        title=str(row["title"]),
+        options=tuple(json.loads(row["options"])),
+        seed=int(row["seed"]),
+        status=str(row["status"]),
+        creator_id=int(row["creator_id"]),
+        players=players,
+        revision=int(row["revision"]),
+    )

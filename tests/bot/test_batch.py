@@ -63,6 +63,49 @@ async def test_a_retried_interaction_is_still_refused_in_a_shared_commit(tmp_pat
         await store.close()
 
 
+async def test_a_moves_first_reads_in_one_batch(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    try:
+        game_id = await store.create_game(
+            guild_id=1, channel_id=2, thread_id=3, title="18MS", options=[], seed=1,
+            creator_id=10, creator_name="A", interaction_id="create", status="active")
+        await store.append_action(game_id, 1, {"type": "pass"}, interaction_id="i1",
+                                  user_id=10)
+        seen, record = await store.seen_and_game("i1", game_id)
+        assert seen and record == await store.game(game_id)
+        assert await store.seen_and_game("create", game_id) == (True, record)
+        assert await store.seen_and_game("i2", game_id) == (False, record)
+        assert await store.seen_and_game(None, game_id) == (False, record)
+        assert await store.seen_and_game("i2", game_id + 1) == (False, None)
+    finally:
+        await store.close()
+
+
+async def test_a_thread_names_its_game_for_good_a_channel_its_live_game(tmp_path: Path) -> None:
+    """A game's thread is known after one query (kept: it never changes); the game of a plain
+    channel (no thread) is looked up each time: it is the channel's live one."""
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    try:
+        in_thread = await store.create_game(
+            guild_id=1, channel_id=2, thread_id=3, title="18MS", options=[], seed=1,
+            creator_id=10, creator_name="A", interaction_id="c1", status="active")
+        in_channel = await store.create_game(
+            guild_id=1, channel_id=5, thread_id=None, title="18MS", options=[], seed=1,
+            creator_id=10, creator_name="A", interaction_id="c2", status="active")
+        assert await store.game_id_in_channel(3) == in_thread
+        assert await store.game_id_in_channel(5) == in_channel
+        await store.set_status(in_thread, "finished")
+        await store.set_status(in_channel, "finished")
+        assert await store.game_id_in_channel(3) == in_thread  # a thread keeps its game
+        assert await store.game_id_in_channel(5) is None  # a channel's game is over
+        newer = await store.create_game(
+            guild_id=1, channel_id=5, thread_id=None, title="18MS", options=[], seed=1,
+            creator_id=10, creator_name="A", interaction_id="c3", status="open")
+        assert await store.game_id_in_channel(5) == newer
+    finally:
+        await store.close()
+
+
 def test_a_worker_keeps_the_title_data_it_was_sent() -> None:
     from engine.game import Game
 

@@ -1,0 +1,82 @@
+"""The cyclic collector's passes at quiet moments: when no command is being answered.
+
+A young pass walks every tracked object made since the last pass that is still alive. Under
+many moves at once most of those belong to the commands in flight (their interactions, tasks,
+the states and keys of the moves being made), which die a moment later: a pass then walks them
+for nothing, and holds every waiting reply while it does (bench/README.md, issue 13). So the
+bot asks for the pass itself once no command is in flight (`busy` counts them) and enough
+objects were made (`young`); the automatic threshold (bot/app.py) is only the backstop for a
+loop that is seldom quiet.
+
+The pass is CPython's own automatic one, asked for now (`pass_now`): it takes the young
+generation, or an older one when that one is due by CPython's rules (its count past its
+threshold, and for the oldest, enough objects waiting in it), as an automatic pass would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+from collections.abc import Iterator
+
+
+class _Probe:
+    """An object the collector tracks: making one runs the collector's threshold check."""
+
+
+def pass_now() -> None:
+    """The collector's automatic pass now (if anything was made since the last one): its
+    young threshold lowered to 1 for the making of one tracked object."""
+    gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(1, gen1, gen2)
+    try:
+        _Probe()
+    finally:
+        gc.set_threshold(gen0, gen1, gen2)
+
+
+class QuietCollector:
+    """Runs the young pass when no command is in flight and `young` objects were made since
+    the last pass (0: never; the automatic passes alone). `interval`: the least time between
+    two looks (a quiet loop is looked at no more often)."""
+
+    def __init__(self, young: int = 20_000, interval: float = 0.02) -> None:
+        self.young = young
+        self.interval = interval
+        self.passes = 0  # passes asked for (tests, benches)
+        self._busy = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+        self._task: asyncio.Task[None] | None = None
+
+    @contextlib.contextmanager
+    def busy(self) -> Iterator[None]:
+        """A command is being answered (until its first reply is out)."""
+        self._busy += 1
+        self._quiet.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._quiet.set()
+
+    def start(self) -> None:
+        if self._task is None and self.young > 0:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="collector")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await self._quiet.wait()
+            if gc.isenabled() and gc.get_count()[0] >= self.young:
+                pass_now()
+                self.passes += 1
+            await asyncio.sleep(self.interval)
