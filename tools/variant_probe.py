@@ -148,7 +148,8 @@ def ours_stricter(tag: str, refusal: str) -> bool:
             or (tag == "company" and ("face value" in refusal or "from its own president" in refusal
                                       or "In phase 1 only" in refusal
                                       or "is not for sale in the auction" in refusal
-                                      or "is not available in the draft" in refusal))
+                                      or "is not available in the draft" in refusal
+                                      or "may never be sold to a company" in refusal))
             or (tag == "corp" and ("has not been started yet" in refusal
                                    or "with a par action" in refusal)))
 
