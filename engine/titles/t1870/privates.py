@@ -31,6 +31,7 @@ else:
 
 
 OLD_MANIFEST_FIVE = ("5", "6")  # tiles of which logs before 2021-04-23 had five copies
+OLD_MANIFEST_UNTIL = 1619136000  # 2021-04-23 00:00 UTC: a lay made before it may name them
 
 
 class PrivateRules(Title):
@@ -195,7 +196,7 @@ class PrivateRules(Title):
         if action.hex in rnd.turn.laid_hexes:
             raise EngineError(f"{corp.id} has already laid a tile on {action.hex} this turn.",
                               rule="track.same_hex")
-        self.allow_old_copy(game, action.tile)
+        self.allow_old_copy(game, action.tile, action.created_at)
         found = tiles.take_tile(game.state, self.data, action.tile)
         if found is not None:
             err = self.river_error(game, action.hex, found[0], action.rotation)
@@ -203,12 +204,14 @@ class PrivateRules(Title):
                 raise EngineError(err, rule="track.river")
         super().lay_tile(game, rnd, corp, action, **kw)
 
-    def allow_old_copy(self, game: Game, copy_id: str) -> None:
-        """Logs from before 2021-04-23 had five copies of #5 and #6: in a recorded log, a copy
-        the current manifest does not know (5-2..5-4, 6-2..6-4), and that is nowhere on the map,
-        is taken as an extra copy (follow the log). A live move names a copy the manifest has."""
+    def allow_old_copy(self, game: Game, copy_id: str, created_at: int | None) -> None:
+        """Logs from before 2021-04-23 had five copies of #5 and #6: in a recorded log, a lay
+        made before that day naming a copy the current manifest does not know (5-2..5-4,
+        6-2..6-4), and that is nowhere on the map, takes it as an extra copy (follow the log).
+        A later lay, and a live move, names a copy the manifest has."""
         name, _, num = copy_id.rpartition("-")
-        if not game.trusting_log or name not in OLD_MANIFEST_FIVE or not num.isdigit() or int(num) >= 5:
+        if (not game.trusting_log or created_at is None or created_at >= OLD_MANIFEST_UNTIL
+                or name not in OLD_MANIFEST_FIVE or not num.isdigit() or int(num) >= 5):
             return
         tile = self.data.tiles.get(name)
         if tile is None or copy_id in tile.copy_ids:

@@ -11,7 +11,7 @@ import pytest
 from engine.errors import EngineError
 from engine.game import Game
 from engine.io.export18xx import import_game, start_from_export
-from tests.engine.t1870._util import SMALL, fixture, logged
+from tests.engine.t1870._util import ALLOWED, SMALL, fixture, logged
 
 
 def _live(upto: int) -> Game:
@@ -50,3 +50,16 @@ def test_recorded_log_naming_another_missing_copy_is_refused() -> None:
             a["tile"] = "6-5"
     with pytest.raises(EngineError, match="6-5"):
         import_game(data, upto=70)
+
+
+def test_recorded_log_from_after_the_manifest_change_naming_an_old_copy_is_refused() -> None:
+    """The old copies are taken only from logs of before 2021-04-23 (a lay's own time): the
+    40469 game (May 2021) lays 6-1 on B9; the site has no 6-2 there and refuses it (found by
+    tools/variant_probe.py). A lay of the older 34110 game naming 6-3 replays (above)."""
+    data = fixture(ALLOWED)
+    for a in data["actions"]:
+        if a["id"] == 165:
+            assert a["tile"] == "6-1" and a["created_at"] >= 1619136000
+            a["tile"] = "6-2"
+    with pytest.raises(EngineError, match="6-2"):
+        import_game(data, upto=170)
