@@ -20,6 +20,8 @@ import contextlib
 import gc
 from collections.abc import Iterator
 
+from bot.lag import LoopTask
+
 
 class _Probe:
     """An object the collector tracks: making one runs the collector's threshold check."""
@@ -36,10 +38,12 @@ def pass_now() -> None:
         gc.set_threshold(gen0, gen1, gen2)
 
 
-class QuietCollector:
+class QuietCollector(LoopTask):
     """Runs the young pass when no command is in flight and `young` objects were made since
     the last pass (0: never; the automatic passes alone). `interval`: the least time between
     two looks (a quiet loop is looked at no more often)."""
+
+    task_name = "collector"
 
     def __init__(self, young: int = 20_000, interval: float = 0.02) -> None:
         self.young = young
@@ -48,7 +52,6 @@ class QuietCollector:
         self._busy = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
-        self._task: asyncio.Task[None] | None = None
 
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
@@ -63,15 +66,8 @@ class QuietCollector:
                 self._quiet.set()
 
     def start(self) -> None:
-        if self._task is None and self.young > 0:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="collector")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        if self.young > 0:
+            super().start()
 
     async def _run(self) -> None:
         while True:

@@ -12,17 +12,15 @@ import logging
 log = logging.getLogger(__name__)
 
 
-class LagMonitor:
-    def __init__(self, threshold: float = 0.1, interval: float = 0.05) -> None:
-        self.threshold = threshold  # seconds the loop may be late before a warning
-        self.interval = interval
-        self.warnings = 0
-        self.worst = 0.0  # the longest lag seen, in seconds
-        self._task: asyncio.Task[None] | None = None
+class LoopTask:
+    """A task of the event loop that runs until stopped (`_run`), started once."""
+
+    task_name = "loop-task"
+    _task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="lag-monitor")
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self.task_name)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -30,6 +28,19 @@ class LagMonitor:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class LagMonitor(LoopTask):
+    task_name = "lag-monitor"
+
+    def __init__(self, threshold: float = 0.1, interval: float = 0.05) -> None:
+        self.threshold = threshold  # seconds the loop may be late before a warning
+        self.interval = interval
+        self.warnings = 0
+        self.worst = 0.0  # the longest lag seen, in seconds
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

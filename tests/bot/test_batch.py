@@ -18,6 +18,14 @@ from bot.store.batch import Step
 from bot.store.db import IntegrityError, SqliteDb
 
 
+async def _new_game(store: Store, *, channel_id: int, thread_id: int | None, interaction_id: str,
+                    status: str) -> int:
+    """An 18MS game of guild 1 created by player 10."""
+    return await store.create_game(
+        guild_id=1, channel_id=channel_id, thread_id=thread_id, title="18MS", options=[], seed=1,
+        creator_id=10, creator_name="A", interaction_id=interaction_id, status=status)
+
+
 async def test_batches_arriving_together_share_a_commit(tmp_path: Path) -> None:
     db = await SqliteDb.open(tmp_path / "b.sqlite3")
     await db.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
@@ -45,9 +53,7 @@ async def test_batches_arriving_together_share_a_commit(tmp_path: Path) -> None:
 async def test_a_retried_interaction_is_still_refused_in_a_shared_commit(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.sqlite3")
     try:
-        game_id = await store.create_game(
-            guild_id=1, channel_id=2, thread_id=3, title="18MS", options=[], seed=1,
-            creator_id=10, creator_name="A", interaction_id="create", status="active")
+        game_id = await _new_game(store, channel_id=2, thread_id=3, interaction_id="create", status="active")
         first = store.append_action(game_id, 1, {"type": "pass"}, interaction_id="i1",
                                     user_id=10)
         again = store.append_action(game_id, 2, {"type": "pass"}, interaction_id="i1",
@@ -66,9 +72,7 @@ async def test_a_retried_interaction_is_still_refused_in_a_shared_commit(tmp_pat
 async def test_a_moves_first_reads_in_one_batch(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "bot.sqlite3")
     try:
-        game_id = await store.create_game(
-            guild_id=1, channel_id=2, thread_id=3, title="18MS", options=[], seed=1,
-            creator_id=10, creator_name="A", interaction_id="create", status="active")
+        game_id = await _new_game(store, channel_id=2, thread_id=3, interaction_id="create", status="active")
         await store.append_action(game_id, 1, {"type": "pass"}, interaction_id="i1",
                                   user_id=10)
         seen, record = await store.seen_and_game("i1", game_id)
@@ -86,21 +90,15 @@ async def test_a_thread_names_its_game_for_good_a_channel_its_live_game(tmp_path
     channel (no thread) is looked up each time: it is the channel's live one."""
     store = await Store.open(tmp_path / "bot.sqlite3")
     try:
-        in_thread = await store.create_game(
-            guild_id=1, channel_id=2, thread_id=3, title="18MS", options=[], seed=1,
-            creator_id=10, creator_name="A", interaction_id="c1", status="active")
-        in_channel = await store.create_game(
-            guild_id=1, channel_id=5, thread_id=None, title="18MS", options=[], seed=1,
-            creator_id=10, creator_name="A", interaction_id="c2", status="active")
+        in_thread = await _new_game(store, channel_id=2, thread_id=3, interaction_id="c1", status="active")
+        in_channel = await _new_game(store, channel_id=5, thread_id=None, interaction_id="c2", status="active")
         assert await store.game_id_in_channel(3) == in_thread
         assert await store.game_id_in_channel(5) == in_channel
         await store.set_status(in_thread, "finished")
         await store.set_status(in_channel, "finished")
         assert await store.game_id_in_channel(3) == in_thread  # a thread keeps its game
         assert await store.game_id_in_channel(5) is None  # a channel's game is over
-        newer = await store.create_game(
-            guild_id=1, channel_id=5, thread_id=None, title="18MS", options=[], seed=1,
-            creator_id=10, creator_name="A", interaction_id="c3", status="open")
+        newer = await _new_game(store, channel_id=5, thread_id=None, interaction_id="c3", status="open")
         assert await store.game_id_in_channel(5) == newer
     finally:
         await store.close()
