@@ -215,7 +215,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                     "gc": (list(gcw.count), list(gcw.total), gcw.worst),
                     "commits": getattr(getattr(store.db, "group", None), "commits", 0),
                     "quiet_passes": bot.collector.passes,
-                    "groundwork": service.groundwork.done,
+                    # (getattr: the bench also runs on trees before bot/quiet.py, load_ab.sh)
+                    "groundwork": getattr(getattr(service, "groundwork", None), "done", 0),
                 })
             else:
                 break
