@@ -2,6 +2,7 @@
 process.
 
     python bench/load_bench.py --games 200 --moves 30                # waves: all games at once
+    python bench/load_bench.py --games 200 --moves 30 --settle       # each wave on a settled bot
     python bench/load_bench.py --games 200 --moves 30 --rate 40      # paced: 40 moves/s in all
     python bench/load_bench.py ... [--import-undos 9000] [--render-processes N] [--profile F]
 
@@ -17,7 +18,11 @@ Two processes, as in production where Discord is someone else's machine:
 Every game re-plays the moves in effect of the 18MS game ../shared/fixtures/18MS/14375.json
 (through its first operating rounds) as slash commands by the right users.
 - Waves (default): one move in every game is sent at the same instant, wave after wave (the
-  next wave when every game has its first reply, while images may still be drawn).
+  next wave when every game has its first reply, while images may still be drawn: back to
+  back, the bot never idle, about 600 moves/s on two cores).
+- `--settle`: the same waves, each sent once the bot has settled from the one before (every
+  image drawn and edited in): 200 games moving at the same instant, measured one burst at a
+  time, as the players of 200 games would each answer a move they have seen.
 - `--rate R`: the games' moves are spread evenly at R moves/s in all (game g sends its k-th
   move at (k * games + g) / R s); a game whose previous move is not answered yet sends its
   next one when it is (the delay is reported: the bot did not keep up).
@@ -121,15 +126,15 @@ def _threads_cpu() -> dict[str, float]:
 
 
 def bot_process(port: int, database: str, processes: int | None, threads: int,
-                conn: Connection) -> None:
+                conn: Connection, images: bool = True) -> None:
     """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
     bench's control messages on `conn`."""
     if os.environ.get("BENCH_LOOP") == "asyncio":  # an experiment: asyncio's own loop
-        asyncio.run(_bot_main(port, database, processes, threads, conn))
+        asyncio.run(_bot_main(port, database, processes, threads, conn, images))
         return
     from bot.app import run_loop
 
-    run_loop(_bot_main(port, database, processes, threads, conn))  # as python -m bot
+    run_loop(_bot_main(port, database, processes, threads, conn, images))  # as python -m bot
 
 
 class GcWatch:
@@ -157,7 +162,7 @@ class GcWatch:
 
 
 async def _bot_main(port: int, database: str, processes: int | None, threads: int,
-                    conn: Connection) -> None:
+                    conn: Connection, images: bool) -> None:
     from bot.app import RailBot, tune_collector
     from bot.config import Config
     from bot.service import Service
@@ -171,7 +176,7 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     if os.environ.get("BENCH_GC"):  # an experiment: gen0,gen1,gen2 thresholds
         gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
     config = Config(database=Path(database), guild_ready_timeout=0.05,
-                    render_processes=processes, engine_threads=threads)
+                    render_processes=processes, engine_threads=threads, render_images=images)
     if os.environ.get("BENCH_NICE"):  # the render workers' niceness (default: the config's)
         config = dataclasses.replace(config, render_nice=int(os.environ["BENCH_NICE"]))
     store = await Store.open(config.database)
@@ -210,6 +215,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                     "gc": (list(gcw.count), list(gcw.total), gcw.worst),
                     "commits": getattr(getattr(store.db, "group", None), "commits", 0),
                     "quiet_passes": bot.collector.passes,
+                    # (getattr: the bench also runs on trees before bot/quiet.py, load_ab.sh)
+                    "groundwork": getattr(getattr(service, "groundwork", None), "done", 0),
                 })
             else:
                 break
@@ -223,11 +230,13 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
 
 
 class BotProcess:
-    def __init__(self, port: int, database: Path, processes: int | None, threads: int) -> None:
+    def __init__(self, port: int, database: Path, processes: int | None, threads: int,
+                 images: bool = True) -> None:
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=bot_process,
-                                args=(port, str(database), processes, threads, child), name="bot")
+                                args=(port, str(database), processes, threads, child, images),
+                                name="bot")
         self.proc.start()
 
     async def ask(self, msg: str, timeout: float = 600) -> Any:
@@ -326,10 +335,15 @@ async def send(fake: FakeDiscord, table: Table, step: Step) -> int:
     return sent.interaction_id
 
 
-async def waves(fake: FakeDiscord, tables: list[Table], steps: list[Step]) -> list[int]:
+async def waves(fake: FakeDiscord, tables: list[Table], steps: list[Step],
+                bot: BotProcess | None = None) -> list[int]:
+    """A move in every game at the same instant, wave after wave; with `bot`, each wave once
+    the bot has settled from the one before."""
     iids: list[int] = []
     for step in steps:
         iids.extend(await asyncio.gather(*(send(fake, t, step) for t in tables)))
+        if bot is not None:
+            await settle(fake, bot)
     return iids
 
 
@@ -378,7 +392,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:
         bot = BotProcess(fake.port, Path(tmp) / "bot.sqlite3", args.render_processes,
-                         args.engine_threads)
+                         args.engine_threads, not args.no_images)
         spy: subprocess.Popen[bytes] | None = None
         try:
             await bot.ready()
@@ -402,7 +416,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             if args.profile:
                 spy = subprocess.Popen(
                     ["py-spy", "record", "--pid", str(bot.proc.pid), "--threads", "--gil",
-                     "--rate", "100", "--nonblocking", "-o", args.profile,
+                     "--rate", os.environ.get("BENCH_SPY_RATE", "100"), "--nonblocking", "-o", args.profile,
                      *(["--format", "speedscope"] if args.profile.endswith(".json") else
                        ["--format", "raw"] if args.profile.endswith(".txt") else [])],
                     stdout=subprocess.DEVNULL)
@@ -418,7 +432,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             if args.rate:
                 iids = await paced(fake, tables, steps, args.rate, late)
             else:
-                iids = await waves(fake, tables, steps)
+                iids = await waves(fake, tables, steps, bot if args.settle else None)
             out["wall_s"] = time.perf_counter() - t0
             out["late"] = late
             if importer is not None:
@@ -438,6 +452,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out["commits"] = after["commits"] - before["commits"]
             out["render_mb"] = after["render_mb"]
             out["quiet_passes"] = after["quiet_passes"] - before["quiet_passes"]
+            out["groundwork"] = after["groundwork"] - before["groundwork"]
             for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
                 out[k] = after[k] - before[k]
             out["threads_cpu"] = {k: v - before["threads_cpu"].get(k, 0.0)
@@ -472,7 +487,8 @@ def measure(pending: dict[int, Pending], iids: list[int]) -> dict[str, Any]:
 def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     ms = 1000
     first, images = r["first"], r["images"]
-    mode = f"paced at {args.rate:g} moves/s" if args.rate else f"{r['steps']} waves"
+    mode = (f"paced at {args.rate:g} moves/s" if args.rate else
+            f"{r['steps']} waves" + (", each on a settled bot" if args.settle else ""))
     print(f"{args.games} games, {mode}: {len(first)} moves in {r['wall_s']:.1f} s "
           f"({len(first) / r['wall_s']:.1f} moves/s); cores {os.cpu_count()}; render "
           f"processes {args.render_processes if args.render_processes is not None else os.cpu_count()}; "
@@ -506,6 +522,7 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
         f"gen{g} {counts[g]}x {totals[g] * ms:.0f} ms" for g in range(3))
         + f"; longest pass {worst * ms:.0f} ms ({r['quiet_passes']} asked for when quiet); "
         f"SQLite commits {r['commits']}")
+    print(f"groundwork done when no command was in flight: {r['groundwork']} games")
     if "import" in r:
         text, took = r["import"]
         print(f"import of {args.import_undos} undo/redo pairs: {took:.1f} s: {text}")
@@ -524,6 +541,11 @@ def main() -> int:
                         help="worker processes drawing images (default: one per core)")
     parser.add_argument("--engine-threads", type=int, default=8,
                         help="the bot's engine threads (config engine_threads; default 8)")
+    parser.add_argument("--settle", action="store_true",
+                        help="send each wave once the bot has settled from the one before "
+                             "(every image drawn)")
+    parser.add_argument("--no-images", action="store_true",
+                        help="the bot draws no images (config render_images = false)")
     parser.add_argument("--import-undos", type=int, default=0)
     parser.add_argument("--profile", default="",
                         help="py-spy the bot's process into this file while the moves run")

@@ -46,12 +46,13 @@ class RailBot(commands.Bot):
         self.rail = Commands(service)
         self.mail: MailDesk | None = None  # the e-mail transport, if configured
         # the collector's young passes when no command is in flight (bot/collector.py)
-        self.collector = QuietCollector()
+        self.collector = QuietCollector(service.quiet)
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
         self.service.lag.start()
         self.collector.start()
+        self.service.groundwork.start()
         self.service.images.start()  # the render workers warm up before the first move
         for ext in EXTENSIONS:
             await self.load_extension(ext)
@@ -68,6 +69,7 @@ class RailBot(commands.Bot):
 
     async def close(self) -> None:
         await self.collector.stop()
+        await self.service.groundwork.stop()
         await super().close()
 
     async def on_app_command_error(

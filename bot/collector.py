@@ -4,8 +4,8 @@ A young pass walks every tracked object made since the last pass that is still a
 many moves at once most of those belong to the commands in flight (their interactions, tasks,
 the states and keys of the moves being made), which die a moment later: a pass then walks them
 for nothing, and holds every waiting reply while it does (bench/README.md, issue 13). So the
-bot asks for the pass itself once no command is in flight (`busy` counts them) and enough
-objects were made (`young`); the automatic threshold (bot/app.py) is only the backstop for a
+bot asks for the pass itself once no command is in flight (bot/quiet.py counts them) and
+enough objects were made (`young`); the automatic threshold (bot/app.py) is only the backstop for a
 loop that is seldom quiet.
 
 The pass is CPython's own automatic one, asked for now (`pass_now`): it takes the young
@@ -16,11 +16,10 @@ threshold, and for the oldest, enough objects waiting in it), as an automatic pa
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
-from collections.abc import Iterator
 
 from bot.lag import LoopTask
+from bot.quiet import Quiet
 
 
 class _Probe:
@@ -45,25 +44,12 @@ class QuietCollector(LoopTask):
 
     task_name = "collector"
 
-    def __init__(self, young: int = 20_000, interval: float = 0.02) -> None:
+    def __init__(self, quiet: Quiet | None = None, young: int = 20_000,
+                 interval: float = 0.02) -> None:
+        self.quiet = quiet if quiet is not None else Quiet()
         self.young = young
         self.interval = interval
         self.passes = 0  # passes asked for (tests, benches)
-        self._busy = 0
-        self._quiet = asyncio.Event()
-        self._quiet.set()
-
-    @contextlib.contextmanager
-    def busy(self) -> Iterator[None]:
-        """A command is being answered (until its first reply is out)."""
-        self._busy += 1
-        self._quiet.clear()
-        try:
-            yield
-        finally:
-            self._busy -= 1
-            if not self._busy:
-                self._quiet.set()
 
     def start(self) -> None:
         if self.young > 0:
@@ -71,7 +57,7 @@ class QuietCollector(LoopTask):
 
     async def _run(self) -> None:
         while True:
-            await self._quiet.wait()
+            await self.quiet.wait()
             if gc.isenabled() and gc.get_count()[0] >= self.young:
                 pass_now()
                 self.passes += 1

@@ -19,6 +19,7 @@ from bot.lag import LagMonitor
 from bot.mail.repo import is_mail_user
 from bot.naming import Named
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
+from bot.quiet import Groundwork, Quiet
 from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
@@ -98,7 +99,12 @@ class ServiceCore:
         self.engine: EnginePort = engine or RealEngine()
         self.renderer: Renderer = renderer or RealRenderer(render_maps_bytes)
         self.render_images = render_images
-        self.images = ImageDesk(self.renderer, render_processes, nice=render_nice)
+        # commands in flight: what no first reply needs (images, the next move's
+        # groundwork) waits until none is (bot/quiet.py)
+        self.quiet = Quiet()
+        self.images = ImageDesk(self.renderer, render_processes, nice=render_nice,
+                                quiet=self.quiet)
+        self.groundwork = Groundwork(self.quiet, self._groundwork)
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self.cache_bytes = cache_bytes
         # at least the cache's bytes (its sum when last counted, plus the moves' growth
@@ -224,6 +230,16 @@ class ServiceCore:
             named = await self.run_engine(naming.named, live.game, legal)
         return named
 
+    async def _groundwork(self, game_id: int, stamp: int) -> None:
+        """A cached game still at `stamp` stored moves: its next move's groundwork now (the
+        snapshot and the legal answer, engine.Game.get_ready), under the game's lock."""
+        if (live := self._cache.get(game_id)) is None or len(live.records) != stamp:
+            return
+        async with self._locks[game_id]:
+            live = self._cache.get(game_id)
+            if live is not None and len(live.records) == stamp:
+                await self.run_engine(live.game.get_ready)
+
     @classmethod
     def _legal_turn(cls, game: Game) -> tuple[Legal, Turn]:
         """On an engine thread: the legal answer (kept by the engine) and whose turn it is."""
@@ -237,8 +253,11 @@ class ServiceCore:
         if game.finished:
             ranked = sorted(game.result().items(), key=lambda kv: -int(kv[1]))
             return Turn((), None, True, tuple((str(p), int(v)) for p, v in ranked))
-        if legal is None:
-            legal = game.legal()
+        if legal is None:  # as the legal answer names them, without working it out
+            entity, kind = game.current_entity()
+            player = game.title.controller(game, entity, kind)
+            return Turn((player,) if player is not None else tuple(game.acting_players()),
+                        entity)
         acting = ((legal.player,) if legal.player is not None
                   else tuple(game.acting_players()))
         return Turn(acting, legal.entity)

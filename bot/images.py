@@ -11,7 +11,10 @@ edits them into the reply). `ImageDesk` draws them:
 - per game, only the newest state: when a newer move of the same game asked for images before
   an older one's turn came, the older one draws nothing and its kinds pass to the newer one;
 - an image already drawn for the same stored state is not drawn again (`/picture` after a
-  move, several images of one state).
+  move, several images of one state);
+- a move's images start once no command is in flight (bot/quiet.py), or after `IMAGE_HOLD`
+  seconds: under a burst of moves the first replies come first (building a state's view and
+  the workers' drawing take the cores the replies need).
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ from multiprocessing import get_context
 
 from bot import imagewire
 from bot.ports import Renderer
+from bot.quiet import Quiet
 from bot.replies import Attachment, ImageJob
 from engine.view import GameView
 
 log = logging.getLogger(__name__)
 
 SLOTS_A_WORKER = 1  # jobs handed to a worker process at a time (threads: one in all)
+IMAGE_HOLD = 0.5  # seconds a move's images wait at most for no command in flight
 
 
 def image_filename(kind: str) -> str:
@@ -97,8 +102,9 @@ class _GameImages:
 
 class ImageDesk:
     def __init__(self, renderer: Renderer, workers: int | None = None,
-                 games_kept: int = 500, nice: int = 0) -> None:
+                 games_kept: int = 500, nice: int = 0, quiet: Quiet | None = None) -> None:
         self.renderer = renderer
+        self.quiet = quiet if quiet is not None else Quiet()
         self.nice = nice  # the worker processes' niceness (os.nice) over the bot's
         self.workers = (os.cpu_count() or 1) if workers is None else workers
         # slots and one pool of one process a worker (threads: one slot, a pool of two)
@@ -170,6 +176,7 @@ class ImageDesk:
         try:
             view = job.view
             worker = self.worker_of(job.game_id)
+            await self.quiet.wait(IMAGE_HOLD)  # the first replies of a burst first
             while True:
                 async with self._slots[worker]:
                     state = self._game(job.game_id)

@@ -301,6 +301,7 @@ async def run_local(
     first = config.local_players[0] if config.local_players else None
     session = LocalSession(service, config.local_images, first)
     service.lag.start()
+    service.groundwork.start()
     from bot.mail.transport import start_mail
 
     session.mail = await start_mail(config, service)
@@ -331,6 +332,7 @@ async def run_local(
             await session.mail.stop()
         await service.stop_notices()
         await service.lag.stop()
+        await service.groundwork.stop()
         service.close()
         await store.close()
     return 0

@@ -211,6 +211,7 @@ class ServicePlay(ServiceCore):
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
             return reply, Draw(None, ())
         stamp = len(live.records)
+        self.groundwork.add(live.record.id, stamp)  # the next move's, when nothing waits
         return reply, Draw(self._lazy_view(live.record.id, stamp), kinds,
                            live.record.id, stamp)
 
@@ -270,7 +271,7 @@ class ServicePlay(ServiceCore):
                       ) -> tuple[ViewKey, tuple[str, ...], Turn]:
         """On an engine thread: the view's key after the move (the full view is built only if
         its images are drawn), which images changed, and who acts next (their legal answer is
-        worked out now and kept for their first command)."""
+        worked out later: bot/quiet.py's Groundwork, or their first command)."""
         after: ViewKey = game.view_key()
         return after, self._changed(before, after), self._turn(game)
 

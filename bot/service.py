@@ -165,6 +165,7 @@ class Service(ServiceSeats):
             await self.store.start_game(game_id, order)
             record = await self.game_record(game_id)
             self._cache[game_id] = Live(record, game, [])
+            self.groundwork.add(game_id, 0)  # the first move's, when nothing waits
             view, turn = await self.run_engine(self._view_and_turn, game)
             reply = Reply(
                 f"Game #{game_id} ({record.title}) starts. Seats: "
@@ -287,7 +288,7 @@ class Service(ServiceSeats):
 
     @classmethod
     def _view_and_turn(cls, game: Game) -> tuple[GameView, Turn]:
-        """On an engine thread: the game's view and who acts (their legal answer is kept)."""
+        """On an engine thread: the game's view and who acts."""
         return game.view(), cls._turn(game)
 
 

@@ -376,6 +376,15 @@ class Game(Replaying):
         self._legal_memo = (key, answer)
         return answer
 
+    def get_ready(self) -> None:
+        """The next live move's groundwork, done ahead by a caller with time to spare: the
+        snapshot it would keep before it (engine/snapshots.py, LIVE_EVERY) and the legal
+        answer (kept until the state changes). Nothing the game shows or decides changes:
+        the move finds both done instead of doing them first."""
+        if not self.finished:
+            self._keep_before_live(len(self._applied))
+            self.legal()
+
     def view(self) -> GameView:
         from engine.viewbuild import build_view
 

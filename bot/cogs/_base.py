@@ -169,7 +169,8 @@ async def run_and_reply(
     """Run the work; defer if it takes longer than DEFER_AFTER, then answer; then add the
     reply's images (drawn after the answer is out)."""
     client: RailBot = interaction.client
-    with client.collector.busy():  # the collector's passes wait for the first reply
+    # the collector's passes, images and groundwork wait for the first reply (bot/quiet.py)
+    with client.service.quiet.busy():
         task = asyncio.ensure_future(work())
         # Discord's 3 s run from the interaction's creation: time spent before this handler
         # ran (a busy event loop) counts

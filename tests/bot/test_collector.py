@@ -48,8 +48,8 @@ async def test_no_pass_while_a_command_is_in_flight_one_once_none_is(passes: lis
     collector = QuietCollector(young=2000, interval=0.001)
     collector.start()
     try:
-        with collector.busy():
-            with collector.busy():
+        with collector.quiet.busy():
+            with collector.quiet.busy():
                 keep = [[i] for i in range(5000)]
                 for _ in range(50):  # the collector's task runs meanwhile
                     await asyncio.sleep(0.001)

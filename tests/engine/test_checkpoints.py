@@ -228,3 +228,38 @@ def test_a_refusal_at_every_position_between_snapshots_leaves_the_state_exactly(
         _same(g, _fresh(g))
         play_on(g, seed=100 + step, max_actions=len(g.log) + 1, undo=False)
     assert replayed >= 1  # some refusal was rolled back by a replay (the path under test)
+
+
+@pytest.mark.parametrize("title,players,seed", [("18MS", 3, 8), ("1870", 3, 13), ("18MEX", 4, 21)])
+def test_groundwork_ahead_changes_nothing_and_spares_the_next_move_its_snapshot(
+        title: str, players: int, seed: int) -> None:
+    """Game.get_ready (done by the bot when no command waits): the snapshot and legal answer
+    the next live move would work out first, done ahead; nothing the game shows changes, a
+    refused move still rolls back exactly, and the next move keeps no snapshot of its own."""
+    full = random_game(title, seed=seed, players=players, max_actions=120, undo=False)
+    g = Game(full.title_name, full.players, full.options)
+    g.raw_player_ids = full.raw_player_ids
+    kept: list[int] = []
+    real = g._snapshot
+
+    def snapshot() -> object:
+        kept.append(len(g._applied))
+        return real()
+
+    g._snapshot = snapshot  # type: ignore[method-assign]
+    for action in full.export_actions():
+        before = end_state(g)
+        g.get_ready()
+        assert end_state(g) == before
+        n, kept[:] = len(g._applied), []
+        g.apply(action)
+        assert all(k != n for k in kept)  # none before the move: get_ready kept it
+    _same(g, full)
+    g.get_ready()
+    snap = end_state(g)
+    eid, etype = g.current_entity()
+    with pytest.raises(EngineError):
+        g.apply({"type": "buy_train", "train": "nope-0", "price": 1, "entity": eid,
+                 "entity_type": etype})
+    assert end_state(g) == snap
+    _same(g, _fresh(g))
