@@ -431,6 +431,11 @@ def board_key(board: Board) -> tuple[object, ...]:
     return key
 
 
+def graph_if_built(board: Board) -> TrackGraph | None:
+    """The track graph for the tiles on `board` if it is built and kept already (else None)."""
+    return _CACHE.get(board_key(board))
+
+
 def track_graph(board: Board) -> TrackGraph:
     """The track graph for the tiles on `board` (cached per tile layout)."""
     key = board_key(board)
