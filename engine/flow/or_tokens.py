@@ -37,11 +37,20 @@ class CityLook:
         self.rules, self.game, self.corp = rules, game, corp
         self._tokens: dict[tuple[str, int], list[str | None]] = {}
         self._waiting: dict[tuple[str, int], int] | None = None
+        self._counts: dict[str, int] = {}
+        # what a title reckons once for all the cities of one look (see TokenRules.look_tokens_in)
+        self.memo: dict[str, Any] = {}
 
     def tokens(self, hex_name: str, city: int) -> list[str | None]:
         got = self._tokens.get((hex_name, city))
         if got is None:
-            got = self._tokens[(hex_name, city)] = self.rules.tokens_in(self.game, hex_name, city)
+            got = self._tokens[(hex_name, city)] = self.rules.look_tokens_in(self, hex_name, city)
+        return got
+
+    def city_count(self, hex_name: str) -> int:
+        got = self._counts.get(hex_name)
+        if got is None:
+            got = self._counts[hex_name] = self.rules._city_count(self.game, hex_name)
         return got
 
     def reserved(self, hex_name: str, city: int) -> int:
@@ -113,6 +122,11 @@ class TokenRules(OperatingHost):
         cur = game.state.city_tokens.get((hex_name, city), [])
         return list(cur) + [None] * (slots - len(cur))
 
+    def look_tokens_in(self, look: CityLook, hex_name: str, city: int) -> list[str | None]:
+        """tokens_in(look.game, hex_name, city), asked by a look at the cities (a title may
+        keep in `look.memo` what it reckons for every city alike)."""
+        return self.tokens_in(look.game, hex_name, city)
+
     def reserved_for_others(self, game: Game, corp: Corporation, hex_name: str, city: int) -> int:
         """Home slots in this city held open for corporations that have not placed them."""
         return waiting_homes(game, corp).get((hex_name, city), 0)
@@ -144,7 +158,7 @@ class TokenRules(OperatingHost):
         slots = look.tokens(hex_name, city)
         if not slots:
             return f"There is no city to hold a token on {hex_name}."
-        if any(corp.id in look.tokens(hex_name, c) for c in range(self._city_count(game, hex_name))):
+        if any(corp.id in look.tokens(hex_name, c) for c in range(look.city_count(hex_name))):
             return f"{corp.id} already has a token on {hex_name}."
         free = [i for i, s in enumerate(slots) if s is None]
         if len(free) - look.reserved(hex_name, city) <= 0:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import market as mk
 from engine.errors import EngineError
-from engine.flow.or_tokens import tiles_memo
+from engine.flow.or_tokens import CityLook, tiles_memo
 from engine.routes.types import Board
 from engine.state import Corporation, Token
 from engine.titles.t1870.ids import DESTINATION_TOKEN_COST, WALK_BUDGET
@@ -57,6 +57,21 @@ class DestinationRules(Title):
         corporation in it, counts until the next upgrade), then its extra-slot tokens."""
         slots = self.city_slots(game, hex_name, city)
         extras = self.dest_tokens(game, hex_name, city)
+        cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
+        return [*cur, *[None] * max(0, slots - len(cur)), *extras]
+
+    def look_tokens_in(self, look: CityLook, hex_name: str, city: int) -> list[str | None]:
+        """tokens_in, with the extra-slot destination tokens of every hex found in one pass over
+        the corporations per look (dest_tokens, for all hexes at once)."""
+        extras_by_hex: dict[Any, list[str]] | None = look.memo.get("dest_tokens")
+        if extras_by_hex is None:
+            extras_by_hex = look.memo["dest_tokens"] = {}
+            for c in look.game.state.corporations.values():
+                if not c.closed and not (cs := corp1870(c)).destination_in_city:
+                    extras_by_hex.setdefault(cs.destination_hex_reached, []).append(c.id)
+        game = look.game
+        slots = self.city_slots(game, hex_name, city)
+        extras = extras_by_hex.get(hex_name, []) if city == 0 else []
         cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
         return [*cur, *[None] * max(0, slots - len(cur)), *extras]
 
