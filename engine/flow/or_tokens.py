@@ -38,6 +38,7 @@ class CityLook:
         self._tokens: dict[tuple[str, int], list[str | None]] = {}
         self._waiting: dict[tuple[str, int], int] | None = None
         self._counts: dict[str, int] = {}
+        self._cities: dict[str, tuple[Any, ...]] = {}
         # what a title reckons once for all the cities of one look (see TokenRules.look_tokens_in)
         self.memo: dict[str, Any] = {}
 
@@ -50,8 +51,23 @@ class CityLook:
     def city_count(self, hex_name: str) -> int:
         got = self._counts.get(hex_name)
         if got is None:
-            got = self._counts[hex_name] = self.rules._city_count(self.game, hex_name)
+            got = self._counts[hex_name] = len(self.cities(hex_name))
         return got
+
+    def cities(self, hex_name: str) -> tuple[Any, ...]:
+        """The cities of what is on the hex now (its tile's or its printed geometry's)."""
+        got = self._cities.get(hex_name)
+        if got is None:
+            got = self._cities[hex_name] = tuple(
+                tiles.current_geometry(self.rules.data, self.game.state, hex_name)[0].cities)
+        return got
+
+    def slots(self, hex_name: str, city: int) -> int:
+        """rules.city_slots(game, hex_name, city), from the hex's cities as looked at once."""
+        if type(self.rules).city_slots is not TokenRules.city_slots:
+            return self.rules.city_slots(self.game, hex_name, city)
+        cities = self.cities(hex_name)
+        return cities[city].slots if city < len(cities) else 0
 
     def reserved(self, hex_name: str, city: int) -> int:
         if type(self.rules).reserved_for_others is not TokenRules.reserved_for_others:

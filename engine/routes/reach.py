@@ -286,8 +286,13 @@ def reaches_two_nodes(board: Board, corp: str, pass_through: frozenset[str] = fr
     home = token_nodes(board, g, corp)[0]
     beyond = g.beyond.get(home)
     if beyond is None:
+        # (the paths with another node on them: those ending at any other node, found from
+        # the nodes' ends; as `pid for pid, nodes in enumerate(g.path_nodes) if any(n != home
+        # for n in nodes)`, without a pass over every path)
+        ends = g.ends
         beyond = g.beyond[home] = frozenset(
-            pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes))
+            pid for info in g.nodes if info.id != home
+            for pid in ends[info.ref[0]].get((info.ref[1], info.ref[2], None), ()))
     return reaches_any(board, corp, pass_through, beyond)
 
 

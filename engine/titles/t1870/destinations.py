@@ -70,7 +70,7 @@ class DestinationRules(Title):
                 if not c.closed and not (cs := corp1870(c)).destination_in_city:
                     extras_by_hex.setdefault(cs.destination_hex_reached, []).append(c.id)
         game = look.game
-        slots = self.city_slots(game, hex_name, city)
+        slots = look.slots(hex_name, city)
         extras = extras_by_hex.get(hex_name, []) if city == 0 else []
         cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
         return [*cur, *[None] * max(0, slots - len(cur)), *extras]
