@@ -94,10 +94,14 @@ class DestinationRules(Title):
         """Others' destination tokens are left out: they take no city space, so they never
         block a city (a corporation's own destination token is a station for it)."""
         board = super().board(game)
-        # (asked for every board a question looks at: extra_slot_hex(c), inline)
-        placed = [(h, c.id) for c in game.state.corporations.values()
-                  if isinstance(h := (cs := corp1870(c)).destination_hex_reached, str)
-                  and h and not cs.destination_in_city]
+        # (asked for every board a question looks at: extra_slot_hex(c) inline, and corp1870(c)
+        # too: a corporation of 1870 carries its Corp1870)
+        placed = []
+        for c in game.state.corporations.values():
+            cs: Any = c.title_state
+            h = cs.destination_hex_reached
+            if isinstance(h, str) and h and not cs.destination_in_city:
+                placed.append((h, c.id))
         if not placed:
             return board
         me = self._board_for  # (the operating corporation asked only when there are extras)
