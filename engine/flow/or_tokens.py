@@ -81,10 +81,14 @@ def waiting_homes(game: Game, corp: Corporation) -> dict[tuple[str, int], int]:
     """Per home city, the other corporations (open) whose home token is not placed yet."""
     out: dict[tuple[str, int], int] = {}
     for other in game.state.corporations.values():
-        if other.id == corp.id or other.closed or other.home is None:
+        home = other.home
+        if other.id == corp.id or other.closed or home is None:
             continue
-        if not any(t.hex == other.home[0] for t in other.tokens):
-            out[other.home] = out.get(other.home, 0) + 1
+        for t in other.tokens:  # (any(t.hex == home[0] ...), without a generator)
+            if t.hex == home[0]:
+                break
+        else:
+            out[home] = out.get(home, 0) + 1
     return out
 
 
@@ -183,6 +187,23 @@ class TokenRules(OperatingHost):
             return self.no_route_to_city(corp, hex_name)
         return None
 
+    def token_city_ok(self, look: CityLook, hex_name: str, city: int) -> bool:
+        """token_city_error(look.game, look.corp, hex_name, city, None, None, look) is None,
+        without putting the reason in words (asked of every city a token might go to)."""
+        if type(self).token_city_error is not TokenRules.token_city_error:
+            return self.token_city_error(look.game, look.corp, hex_name, city, None, None, look) is None
+        slots = look.tokens(hex_name, city)
+        if not slots:
+            return False
+        me = look.corp.id
+        for c in range(look.city_count(hex_name)):
+            if me in look.tokens(hex_name, c):
+                return False
+        free = slots.count(None)
+        if not free and type(self).reserved_for_others is TokenRules.reserved_for_others:
+            return False  # (the common count of held-open slots is never below 0)
+        return free - look.reserved(hex_name, city) > 0
+
     @staticmethod
     def no_route_to_city(corp: Corporation, hex_name: str) -> str:
         return f"{corp.id} has no route to the city on {hex_name}."
@@ -231,7 +252,7 @@ class TokenRules(OperatingHost):
             ends = g.ends.get(h, {}).get(("city", idx, None), ())
             if not (ends or nid in own):
                 continue  # (no walk can reach it)
-            if self.token_city_error(game, corp, h, idx, None, None, look) is None:
+            if self.token_city_ok(look, h, idx):
                 if nid in own:
                     return True
                 targets.extend(ends)
