@@ -6,6 +6,7 @@ replays (each fixture loaded as a stored game, the way the shortcuts are asked):
 - the paths "beyond" a home city found from the other nodes' ends (`reaches_two_nodes`) are
   the paths with another node on them (`TrackGraph.path_nodes`), for every node of every graph;
 - `TokenRules.token_city_ok` is `token_city_error(...) is None` (a fresh look at the cities);
+- `TrainRules.affords_a_train` is "the treasury reaches `min_train_price`" (never when None);
 - `Market.cells_of("close")` holds a cell exactly when its types hold "close".
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from engine.flow.or_tokens import CityLook, TokenRules
+from engine.flow.or_trains import TrainRules
 from engine.io.export18xx import start_from_export
 from engine.routes import graph, reach
 from engine.routes.graph import TrackGraph
@@ -32,7 +34,7 @@ def _stored_load(key: str) -> Any:
 
 @pytest.mark.parametrize("key", FIXTURES)
 def test_shortcut_answers_are_the_long_answers(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    asked = {"count": 0, "beyond": 0, "city": 0}
+    asked = {"count": 0, "beyond": 0, "city": 0, "afford": 0}
     count = reach.token_city_count
 
     def counted(board: Board, corp: str) -> int:
@@ -64,13 +66,23 @@ def test_shortcut_answers_are_the_long_answers(key: str, monkeypatch: pytest.Mon
         asked["city"] += 1
         return got
 
+    affords = TrainRules.affords_a_train
+
+    def afford(self: TrainRules, game: Any, corp: Any) -> bool:
+        got = affords(self, game, corp)
+        low = self.min_train_price(game, corp)
+        assert got == (low is not None and corp.cash >= low)
+        asked["afford"] += 1
+        return got
+
+    monkeypatch.setattr(TrainRules, "affords_a_train", afford)
     monkeypatch.setattr(reach, "token_city_count", counted)
     monkeypatch.setattr(graph, "_build", build)
     monkeypatch.setattr(TokenRules, "token_city_ok", city_ok)
     graph._CACHE.clear()
     graph._LAST.clear()
     game = _stored_load(key)
-    assert asked["count"] > 0 and asked["beyond"] > 0 and asked["city"] > 0
+    assert asked["count"] > 0 and asked["beyond"] > 0 and asked["city"] > 0 and asked["afford"] > 0
     market = game.title.market
     assert market.cells_of("close") == {c for c, types in market.cell_types.items()
                                         if "close" in types}
