@@ -267,10 +267,10 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
 
     def close_at_zero(self, game: Game) -> list[Corporation]:
         """Close every company at $0, in the order of the charter list."""
-        # (asked after every action: `closing` inline, the black cells found once)
+        # (asked after every action: `closing` inline, the black cells found once; a company
+        # without a price, cell None, is in none of them)
         black = self.market.cells_of("close")
-        at_zero = [c for c in game.state.corporations.values()
-                   if not c.closed and c.cell is not None and c.cell in black]
+        at_zero = [c for c in game.state.corporations.values() if c.cell in black and not c.closed]
         for corp in at_zero:
             self.close_corporation(game, corp)
         return at_zero
