@@ -392,14 +392,12 @@ def _walk(
         if end is not None and end != start and (want is None or len(chain) == len(want)):
             out.append(Link(start, end, mask, chain))
         return
-    if want is not None and len(chain) >= len(want):
-        return
     neighbors = g.data.hexes[hex_name].neighbors
+    if want is not None and (len(chain) >= len(want) or neighbors.get(other[1]) != want[len(chain)]):
+        return  # (the track leaves `want`: every edge end across is in the hex beyond that edge)
     mine = (hex_name, other[1], other[2])
     for nb_ep in _across(g, neighbors, other):
         nb = nb_ep[0]
-        if want is not None and nb != want[len(chain)]:
-            continue
         # the crossing's bit (its key: the two edge ends, in order)
         cbit = 1 << crossing_bits[(mine, nb_ep) if mine <= nb_ep else (nb_ep, mine)]
         if mask & cbit:
