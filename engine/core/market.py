@@ -25,6 +25,7 @@ class Market:
             p["id"]: (p["row"], p["col"]) for p in market.get("par_cells", [])
         }
         self._parsed: dict[str, Cell] = {}  # cell id -> cell, of the ids parsed so far
+        self._of_type: dict[str, frozenset[Cell]] = {}  # type -> its cells (see `cells_of`)
 
     # ----- geometry
     def exists(self, cell: Cell) -> bool:
@@ -36,6 +37,16 @@ class Market:
 
     def types(self, cell: Cell) -> tuple[str, ...]:
         return self.cell_types.get(cell, ())
+
+    def cells_of(self, kind: str) -> frozenset[Cell]:
+        """The cells whose types include `kind` (`cell in cells_of(kind)` is `kind in
+        types(cell)`). Kept once found: the cell types are set when the title is made (a
+        title's options change them in its __init__), before any question is asked."""
+        got = self._of_type.get(kind)
+        if got is None:
+            got = self._of_type[kind] = frozenset(
+                cell for cell, types in self.cell_types.items() if kind in types)
+        return got
 
     def cell_id(self, cell: Cell) -> str:
         return f"{self.price(cell)},{cell[0]},{cell[1]}"

@@ -8,7 +8,13 @@ from engine.state import IPO, MARKET, Cert, Corporation
 
 
 def percent(corp: Corporation, owner: str) -> int:
-    return sum(c.percent for c in corp.certs if c.owner == owner)
+    # (sum(c.percent for c in corp.certs if c.owner == owner), as a plain loop: asked for every
+    # company at every stock question, and a generator's steps cost more than the loop's)
+    held = 0
+    for c in corp.certs:
+        if c.owner == owner:
+            held += c.percent
+    return held
 
 
 def counted(corp: Corporation, player: str) -> int:
@@ -61,7 +67,10 @@ def president(corp: Corporation) -> str | None:
 
 
 def president_cert(corp: Corporation) -> Cert:
-    return next(c for c in corp.certs if c.president)
+    for c in corp.certs:  # (the first one, without a generator)
+        if c.president:
+            return c
+    raise StopIteration  # (as next() of the empty generator raised)
 
 
 def sold_out(corp: Corporation) -> bool:

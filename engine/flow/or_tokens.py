@@ -37,12 +37,37 @@ class CityLook:
         self.rules, self.game, self.corp = rules, game, corp
         self._tokens: dict[tuple[str, int], list[str | None]] = {}
         self._waiting: dict[tuple[str, int], int] | None = None
+        self._counts: dict[str, int] = {}
+        self._cities: dict[str, tuple[Any, ...]] = {}
+        # what a title reckons once for all the cities of one look (see TokenRules.look_tokens_in)
+        self.memo: dict[str, Any] = {}
 
     def tokens(self, hex_name: str, city: int) -> list[str | None]:
         got = self._tokens.get((hex_name, city))
         if got is None:
-            got = self._tokens[(hex_name, city)] = self.rules.tokens_in(self.game, hex_name, city)
+            got = self._tokens[(hex_name, city)] = self.rules.look_tokens_in(self, hex_name, city)
         return got
+
+    def city_count(self, hex_name: str) -> int:
+        got = self._counts.get(hex_name)
+        if got is None:
+            got = self._counts[hex_name] = len(self.cities(hex_name))
+        return got
+
+    def cities(self, hex_name: str) -> tuple[Any, ...]:
+        """The cities of what is on the hex now (its tile's or its printed geometry's)."""
+        got = self._cities.get(hex_name)
+        if got is None:
+            got = self._cities[hex_name] = tuple(
+                tiles.current_geometry(self.rules.data, self.game.state, hex_name)[0].cities)
+        return got
+
+    def slots(self, hex_name: str, city: int) -> int:
+        """rules.city_slots(game, hex_name, city), from the hex's cities as looked at once."""
+        if type(self.rules).city_slots is not TokenRules.city_slots:
+            return self.rules.city_slots(self.game, hex_name, city)
+        cities = self.cities(hex_name)
+        return cities[city].slots if city < len(cities) else 0
 
     def reserved(self, hex_name: str, city: int) -> int:
         if type(self.rules).reserved_for_others is not TokenRules.reserved_for_others:
@@ -56,10 +81,14 @@ def waiting_homes(game: Game, corp: Corporation) -> dict[tuple[str, int], int]:
     """Per home city, the other corporations (open) whose home token is not placed yet."""
     out: dict[tuple[str, int], int] = {}
     for other in game.state.corporations.values():
-        if other.id == corp.id or other.closed or other.home is None:
+        home = other.home
+        if other.id == corp.id or other.closed or home is None:
             continue
-        if not any(t.hex == other.home[0] for t in other.tokens):
-            out[other.home] = out.get(other.home, 0) + 1
+        for t in other.tokens:  # (any(t.hex == home[0] ...), without a generator)
+            if t.hex == home[0]:
+                break
+        else:
+            out[home] = out.get(home, 0) + 1
     return out
 
 
@@ -113,6 +142,11 @@ class TokenRules(OperatingHost):
         cur = game.state.city_tokens.get((hex_name, city), [])
         return list(cur) + [None] * (slots - len(cur))
 
+    def look_tokens_in(self, look: CityLook, hex_name: str, city: int) -> list[str | None]:
+        """tokens_in(look.game, hex_name, city), asked by a look at the cities (a title may
+        keep in `look.memo` what it reckons for every city alike)."""
+        return self.tokens_in(look.game, hex_name, city)
+
     def reserved_for_others(self, game: Game, corp: Corporation, hex_name: str, city: int) -> int:
         """Home slots in this city held open for corporations that have not placed them."""
         return waiting_homes(game, corp).get((hex_name, city), 0)
@@ -144,7 +178,7 @@ class TokenRules(OperatingHost):
         slots = look.tokens(hex_name, city)
         if not slots:
             return f"There is no city to hold a token on {hex_name}."
-        if any(corp.id in look.tokens(hex_name, c) for c in range(self._city_count(game, hex_name))):
+        if any(corp.id in look.tokens(hex_name, c) for c in range(look.city_count(hex_name))):
             return f"{corp.id} already has a token on {hex_name}."
         free = [i for i, s in enumerate(slots) if s is None]
         if len(free) - look.reserved(hex_name, city) <= 0:
@@ -152,6 +186,23 @@ class TokenRules(OperatingHost):
         if reach is not None and (hex_name, "city", city) not in reach.cities:
             return self.no_route_to_city(corp, hex_name)
         return None
+
+    def token_city_ok(self, look: CityLook, hex_name: str, city: int) -> bool:
+        """token_city_error(look.game, look.corp, hex_name, city, None, None, look) is None,
+        without putting the reason in words (asked of every city a token might go to)."""
+        if type(self).token_city_error is not TokenRules.token_city_error:
+            return self.token_city_error(look.game, look.corp, hex_name, city, None, None, look) is None
+        slots = look.tokens(hex_name, city)
+        if not slots:
+            return False
+        me = look.corp.id
+        for c in range(look.city_count(hex_name)):
+            if me in look.tokens(hex_name, c):
+                return False
+        free = slots.count(None)
+        if not free and type(self).reserved_for_others is TokenRules.reserved_for_others:
+            return False  # (the common count of held-open slots is never below 0)
+        return free - look.reserved(hex_name, city) > 0
 
     @staticmethod
     def no_route_to_city(corp: Corporation, hex_name: str) -> str:
@@ -201,7 +252,7 @@ class TokenRules(OperatingHost):
             ends = g.ends.get(h, {}).get(("city", idx, None), ())
             if not (ends or nid in own):
                 continue  # (no walk can reach it)
-            if self.token_city_error(game, corp, h, idx, None, None, look) is None:
+            if self.token_city_ok(look, h, idx):
                 if nid in own:
                     return True
                 targets.extend(ends)

@@ -76,17 +76,30 @@ class TrainRules(OperatingHost):
         """The phase's train limit (the common rule's limit for every corporation)."""
         return int(self.phase_data(game).get("train_limit", self.train_limit))
 
+    def bank_train_prices(self, game: Game) -> list[int]:
+        """The lowest price of each train the bank offers (a title adds its open market's)."""
+        return [min(self.variants(t).values()) for t in self.depot_trains(game)]
+
     def min_train_price(self, game: Game, corp: Corporation) -> int | None:
-        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
+        """The cheapest train the corporation could buy: the bank's, or $1 for another
+        company's (None: none)."""
+        prices = self.bank_train_prices(game)
         if self.other_trains(game, corp):
             prices.append(1)
         return min(prices) if prices else None
 
+    def affords_a_train(self, game: Game, corp: Corporation) -> bool:
+        """The treasury reaches min_train_price(game, corp) (never when it is None); the other
+        companies' trains (at $1) are looked for only when the bank's are beyond it."""
+        prices = self.bank_train_prices(game)
+        if prices and corp.cash >= min(prices):
+            return True
+        return corp.cash >= 1 and bool(self.other_trains(game, corp))
+
     def can_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
         if not self.room(game, corp):
             return False
-        low = self.min_train_price(game, corp)
-        return low is not None and corp.cash >= low
+        return self.affords_a_train(game, corp)
 
     def has_route(self, game: Game, corp: Corporation) -> bool:
         """The network touches two nodes or more (len(reach.nodes) >= 2)."""

@@ -232,10 +232,17 @@ def _build(board: Board, tiles_key: frozenset[tuple[str, tuple[str, int]]],
         p0, n0, s0 = (prev.part_starts[k] if k < len(prev.part_order)
                       else (len(prev.paths), len(prev.nodes), len(prev.stubs)))
         g.paths, g.nodes, g.stubs = prev.paths[:p0], prev.nodes[:n0], prev.stubs[:s0]
-        g.node_ids = dict(islice(prev.node_ids.items(), n0))
-        g.ends = dict(islice(prev.ends.items(), k))
-        g.placed = dict(islice(prev.placed.items(), k))
-        g.pieces = dict(islice(prev.pieces.items(), k))
+        # the hex-keyed dicts: copied whole (a copy of a whole dict is cheap), then the entries
+        # of the later parts taken out (they are put back below in the same order: the dicts'
+        # order stays the hex order of the parts)
+        g.node_ids, g.ends = prev.node_ids.copy(), prev.ends.copy()
+        g.placed, g.pieces = prev.placed.copy(), prev.pieces.copy()
+        node_ids, ends, placed_of, pieces_of = g.node_ids, g.ends, g.placed, g.pieces
+        for info in islice(prev.nodes, n0, None):
+            del node_ids[info.ref]
+        for i in islice(prev.part_order, k, None):
+            h = items[i][0]
+            del ends[h], placed_of[h], pieces_of[h]
         g.part_order, g.part_starts = prev.part_order[:k], prev.part_starts[:k]
         # after it, only the hexes with a part there and the changed ones can have one (an
         # unchanged hex shows the same piece)
@@ -385,14 +392,12 @@ def _walk(
         if end is not None and end != start and (want is None or len(chain) == len(want)):
             out.append(Link(start, end, mask, chain))
         return
-    if want is not None and len(chain) >= len(want):
-        return
     neighbors = g.data.hexes[hex_name].neighbors
+    if want is not None and (len(chain) >= len(want) or neighbors.get(other[1]) != want[len(chain)]):
+        return  # (the track leaves `want`: every edge end across is in the hex beyond that edge)
     mine = (hex_name, other[1], other[2])
     for nb_ep in _across(g, neighbors, other):
         nb = nb_ep[0]
-        if want is not None and nb != want[len(chain)]:
-            continue
         # the crossing's bit (its key: the two edge ends, in order)
         cbit = 1 << crossing_bits[(mine, nb_ep) if mine <= nb_ep else (nb_ep, mine)]
         if mask & cbit:
@@ -429,6 +434,11 @@ def board_key(board: Board) -> tuple[object, ...]:
     if key is None:
         key = board.memo["tiles"] = (board.data.title, id(board.data), frozenset(board.tiles.items()))
     return key
+
+
+def graph_if_built(board: Board) -> TrackGraph | None:
+    """The track graph for the tiles on `board` if it is built and kept already (else None)."""
+    return _CACHE.get(board_key(board))
 
 
 def track_graph(board: Board) -> TrackGraph:

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.routes.graph import NodeInfo, TrackGraph, board_key, track_graph
-from engine.routes.pieces import _hex_order
+from engine.routes.graph import NodeInfo, TrackGraph, board_key, graph_if_built, track_graph
+from engine.routes.pieces import _hex_order, _piece, _pieces_of
 from engine.routes.steps import _closure, _path_step, _walk_table
 from engine.routes.types import Board, NodeRef
 
@@ -51,6 +51,30 @@ def token_nodes(board: Board, g: TrackGraph, corp: str) -> list[int]:
             if i is not None:
                 out.append(i)
     return sorted(out)
+
+
+def token_city_count(board: Board, corp: str) -> int:
+    """len(token_nodes(board, track_graph(board), corp)), from the pieces of the token hexes
+    when the graph is not built yet (a token's city is a node of the graph when the piece
+    showing the hex's tile has that city)."""
+    g = graph_if_built(board)
+    if g is not None:
+        return len(token_nodes(board, g, corp))
+    known = _pieces_of(board.data)
+    count = 0
+    for (hex_name, index), toks in board.tokens.items():
+        if corp not in toks:
+            continue
+        of_hex = known.get(hex_name)
+        if of_hex is None:
+            continue
+        piece = of_hex.get(board.tiles.get(hex_name))
+        if piece is None:
+            piece = _piece(board, hex_name, of_hex)
+        ref = (hex_name, "city", index)
+        if any(node[0] == ref for node in piece.nodes):
+            count += 1
+    return count
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,15 +276,23 @@ def reaches_two_nodes(board: Board, corp: str, pass_through: frozenset[str] = fr
     full = known_reach(board, corp, pass_through)
     if full is not None:
         return len(full.nodes) >= 2
+    # the token cities count as reached; none: nothing is (counted without building the graph
+    # when it is not built yet: a corporation with two tokens asks no walk, and a graph
+    # nobody walks on is not worth its build)
+    count = token_city_count(board, corp)
+    if count != 1:
+        return count >= 2
     g = track_graph(board)
-    tokens = token_nodes(board, g, corp)
-    if len(tokens) != 1:
-        return len(tokens) >= 2  # the token cities count as reached; none: nothing is
-    home = tokens[0]
+    home = token_nodes(board, g, corp)[0]
     beyond = g.beyond.get(home)
     if beyond is None:
+        # (the paths with another node on them: those ending at any other node, found from
+        # the nodes' ends; as `pid for pid, nodes in enumerate(g.path_nodes) if any(n != home
+        # for n in nodes)`, without a pass over every path)
+        ends = g.ends
         beyond = g.beyond[home] = frozenset(
-            pid for pid, nodes in enumerate(g.path_nodes) if any(n != home for n in nodes))
+            pid for info in g.nodes if info.id != home
+            for pid in ends[info.ref[0]].get((info.ref[1], info.ref[2], None), ()))
     return reaches_any(board, corp, pass_through, beyond)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import market as mk
 from engine.errors import EngineError
-from engine.flow.or_tokens import tiles_memo
+from engine.flow.or_tokens import CityLook, tiles_memo
 from engine.routes.types import Board
 from engine.state import Corporation, Token
 from engine.titles.t1870.ids import DESTINATION_TOKEN_COST, WALK_BUDGET
@@ -60,6 +60,21 @@ class DestinationRules(Title):
         cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
         return [*cur, *[None] * max(0, slots - len(cur)), *extras]
 
+    def look_tokens_in(self, look: CityLook, hex_name: str, city: int) -> list[str | None]:
+        """tokens_in, with the extra-slot destination tokens of every hex found in one pass over
+        the corporations per look (dest_tokens, for all hexes at once)."""
+        extras_by_hex: dict[Any, list[str]] | None = look.memo.get("dest_tokens")
+        if extras_by_hex is None:
+            extras_by_hex = look.memo["dest_tokens"] = {}
+            for c in look.game.state.corporations.values():
+                if not c.closed and not (cs := corp1870(c)).destination_in_city:
+                    extras_by_hex.setdefault(cs.destination_hex_reached, []).append(c.id)
+        game = look.game
+        slots = look.slots(hex_name, city)
+        extras = extras_by_hex.get(hex_name, []) if city == 0 else []
+        cur = [s for s in game.state.city_tokens.get((hex_name, city), []) if s not in extras]
+        return [*cur, *[None] * max(0, slots - len(cur)), *extras]
+
     def move_tokens_on_upgrade(self, game: Game, hex_name: str) -> None:
         """Tokens keep their spaces on the new tile; when squeezed-in spaces are over the new
         city's size the tokens fill its spaces in order and only what is still left over stays
@@ -79,10 +94,14 @@ class DestinationRules(Title):
         """Others' destination tokens are left out: they take no city space, so they never
         block a city (a corporation's own destination token is a station for it)."""
         board = super().board(game)
-        # (asked for every board a question looks at: extra_slot_hex(c), inline)
-        placed = [(h, c.id) for c in game.state.corporations.values()
-                  if isinstance(h := (cs := corp1870(c)).destination_hex_reached, str)
-                  and h and not cs.destination_in_city]
+        # (asked for every board a question looks at: extra_slot_hex(c) inline, and corp1870(c)
+        # too: a corporation of 1870 carries its Corp1870)
+        placed = []
+        for c in game.state.corporations.values():
+            cs: Any = c.title_state
+            h = cs.destination_hex_reached
+            if isinstance(h, str) and h and not cs.destination_in_city:
+                placed.append((h, c.id))
         if not placed:
             return board
         me = self._board_for  # (the operating corporation asked only when there are extras)

@@ -3,7 +3,7 @@ purchase, train discards and bankruptcy."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from engine.core import market as mk
 from engine.core import shares
@@ -23,9 +23,14 @@ if TYPE_CHECKING:
 
 class OperatingRound1870(OperatingRound):
 
-    @property
-    def title(self) -> Title1870:
-        return cast("Title1870", self.game.title)
+    if TYPE_CHECKING:
+        @property
+        def title(self) -> Title1870: ...
+    else:
+        @property
+        def title(self):  # (self.game.title, a Title1870: without cast's call, asked very often)
+            return self.game.title
+
     def __init__(self, game: Game, round_num: int) -> None:
         self.conn_runs: list[str] = []
         self.conn_stage = "choose"

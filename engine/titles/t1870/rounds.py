@@ -3,7 +3,7 @@ reissue, brown-zone buying). The operating round is in operating_round.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
 from engine.errors import EngineError
@@ -69,9 +69,14 @@ class Auction1870(WaterfallAuction):
 # ================================================================ stock round
 class StockRound1870(StockRound):
 
-    @property
-    def title(self) -> Title1870:
-        return cast("Title1870", self.game.title)
+    if TYPE_CHECKING:
+        @property
+        def title(self) -> Title1870: ...
+    else:
+        @property
+        def title(self):  # (self.game.title, a Title1870: without cast's call, asked very often)
+            return self.game.title
+
     def __init__(self, game: Game) -> None:
         self.protect_mode = False
         self.multi_corp: str | None = None

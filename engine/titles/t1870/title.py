@@ -263,13 +263,14 @@ class Title1870(DestinationRules, PrivateRules, TrainRules1870, EmergencySales18
     def closing(self, game: Game, corp: Corporation) -> bool:
         """Open, with its price in a black $0 cell: it closes when the action is over."""
         # (asked of every company after every action: the market's cell types read directly)
-        return not corp.closed and corp.cell is not None and "close" in self.market.cell_types.get(corp.cell, ())
+        return not corp.closed and corp.cell is not None and corp.cell in self.market.cells_of("close")
 
     def close_at_zero(self, game: Game) -> list[Corporation]:
         """Close every company at $0, in the order of the charter list."""
-        cell_types = self.market.cell_types  # (asked after every action: `closing` inline)
-        at_zero = [c for c in game.state.corporations.values()
-                   if not c.closed and c.cell is not None and "close" in cell_types.get(c.cell, ())]
+        # (asked after every action: `closing` inline, the black cells found once; a company
+        # without a price, cell None, is in none of them)
+        black = self.market.cells_of("close")
+        at_zero = [c for c in game.state.corporations.values() if c.cell in black and not c.closed]
         for corp in at_zero:
             self.close_corporation(game, corp)
         return at_zero

@@ -31,11 +31,9 @@ class TrainRules1870(Title):
         train.operated = False
         super().to_open_market(game, train)
 
-    def min_train_price(self, game: Game, corp: Corporation) -> int | None:
-        prices = [t.price for t in self.depot_trains(game) + self.market_trains(game)]
-        if self.other_trains(game, corp):
-            prices.append(1)
-        return min(prices) if prices else None
+    def bank_train_prices(self, game: Game) -> list[int]:
+        """The bank's trains and the open market's, at their prices."""
+        return [t.price for t in self.depot_trains(game) + self.market_trains(game)]
 
     def must_buy_train(self, game: Game, rnd: OperatingRound, corp: Corporation) -> bool:
         return (not self.active_trains(game, corp)

@@ -45,9 +45,23 @@ class MergerRules(MexShareRules):
         if mex_state(game).cities_to_select:
             return (NDM, "corporation", ["assign"])
         held = self.counted_holdings(game)
+        if not held:
+            return None
+        # the phase's limit read once, when the limit is 18MEX's own (MexTrainRules, defined
+        # after this class in the chain: the phase's, one more for the NdM)
+        limit = None
+        own_limit = type(self).train_limit_for.__qualname__ == "MexTrainRules.train_limit_for"
         for corp in st.corporations.values():
-            if corp.kind == "corporation" and not corp.closed and \
-                    corp.id in held and held[corp.id] > self.train_limit_for(game, corp):
+            n = held.get(corp.id)
+            if n is None or corp.kind != "corporation" or corp.closed:
+                continue
+            if own_limit:
+                if limit is None:
+                    limit = int(self.phase_data(game).get("train_limit", 2))
+                over = n > (limit + 1 if corp.id == NDM else limit)
+            else:
+                over = n > self.train_limit_for(game, corp)
+            if over:
                 return (corp.id, "corporation", ["discard_train"])
         return None
 

@@ -92,9 +92,14 @@ class Title18MEX(MexOperatingRules):
             return
         if st.bank.cash < 0:
             mex_state(game).end_trigger = "bank"
-        elif any(c.cell is not None and "endgame" in self.market.types(c.cell)
-                 for c in st.corporations.values() if not c.closed):
-            mex_state(game).end_trigger = "stock_market"
+            return
+        # (asked after every action: the end cells found once, a plain loop over the companies;
+        # one without a price, cell None, is in none of them)
+        endgame = self.market.cells_of("endgame")
+        for c in st.corporations.values():
+            if c.cell in endgame and not c.closed:
+                mex_state(game).end_trigger = "stock_market"
+                return
 
     def auction_pass_round(self, game: Game) -> None:
         """Everyone passed after something was sold: privates pay; floated minors get a flat sum."""

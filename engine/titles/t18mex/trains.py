@@ -67,10 +67,7 @@ class MexTrainRules(MergerRules):
         bank purchase under the limit ended it (see buy_train)."""
         if corp.kind == "minor" or not self.room(game, corp) or rnd.turn.train_step_over:
             return False
-        prices = [min(self.variants(t).values()) for t in self.depot_trains(game)]
-        if self.other_trains(game, corp):
-            prices.append(1)
-        return bool(prices) and corp.cash >= min(prices)
+        return self.affords_a_train(game, corp)
 
     def other_train_buyable(self, game: Game, rnd: Any, corp: Corporation) -> bool:
         """Whether some other company's train may be bought now at a price in its range."""
