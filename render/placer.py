@@ -21,15 +21,23 @@ class Placer:
 
     CELL = 64  # output pixels per cell of the index of recorded shapes
 
-    def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image, shapes: list[ShapeMark]) -> None:
+    def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image | tuple[tuple[int, int], bytes | bytearray],
+                 shapes: list[ShapeMark]) -> None:
         self.d = d  # the supersampled map being drawn
         # the ink mask ("L", output pixels, non-zero = ink) as bytes: a box is checked with a
-        # few slices, cheaper than cropping an image
-        self.w, self.h = mask.size
-        self.buf = bytearray(mask.tobytes())
+        # few slices, cheaper than cropping an image; or (size, those bytes)
+        if isinstance(mask, Image.Image):
+            self.w, self.h = mask.size
+            self.buf = bytearray(mask.tobytes())
+        else:
+            (self.w, self.h), self.buf = mask[0], bytearray(mask[1])
         self.k = draw_scale()
         self.unplaced = 0  # labels that got only a spot covering something
         self.patches: list[Box] = []
+        self.taken: list[tuple[Box, str, bool]] = []  # every box taken, in order
+        # the box (output pixels) around every box looked at since it was last set to None:
+        # what the choices made since depended on (render.map keeps it per hex)
+        self.read: list[float] | None = None
         self._grid: dict[tuple[int, int], list[ShapeMark]] = {}
         for m in shapes:
             self._index(m)
@@ -72,8 +80,21 @@ class Placer:
         best: tuple[int, Point] | None = None
         outside: tuple[int, Point] | None = None
         worst: tuple[int, Point] | None = None
+        read = self.read
+        k = self.k
         for p in spots:
             b = box_at(p)
+            if read is None:
+                read = self.read = [b[0] / k, b[1] / k, b[2] / k, b[3] / k]
+            else:
+                if b[0] / k < read[0]:
+                    read[0] = b[0] / k
+                if b[1] / k < read[1]:
+                    read[1] = b[1] / k
+                if b[2] / k > read[2]:
+                    read[2] = b[2] / k
+                if b[3] / k > read[3]:
+                    read[3] = b[3] / k
             inside = _box_within(b, within)
             if not inside and not force:
                 continue
@@ -98,6 +119,7 @@ class Placer:
 
     def take(self, b: Box, kind: str = "label", disc: bool = False) -> None:
         o = self._out(b)
+        self.taken.append((b, kind, disc))
         if disc:
             self.patches.append(b)
         # the box is marked as ink (a disc's box too: a little more room around it)
