@@ -35,14 +35,22 @@ GAMES = [("18MS", "14375.json"), ("1870", "1870_game_end_bank.json"), ("18MEX", 
          ("18MS", "17510.json")]
 
 
-def _states(title: str, name: str, every: int, first: int) -> Iterator[GameView]:
-    """The game's view after each of its first `first` moves, then after every `every`th."""
+def _states(title: str, name: str, every: int, first: int, drawn_all: int = 0
+            ) -> Iterator[tuple[GameView, bool]]:
+    """The game's view after each of its first `first` moves, then after every `every`th, each
+    with True (to compare); and after every other move of its first `drawn_all`, with False
+    (drawn as the bot draws every move: a part left stale shows at a later comparison)."""
     data = json.loads((SHARED / title / name).read_text())
     game = Game(data["title"], [(str(p["id"]), str(p["name"])) for p in data["players"]], [])
     for i, action in enumerate(typed_actions(effective_log(data))):
         game.apply(action)
         if i < first or i % every == 0:
-            yield game.view()
+            yield game.view(), True
+        elif i < drawn_all:
+            yield game.view(), False
+
+
+DRAWN_ALL = 240  # the PNGs: every move of the first this many of each game drawn
 
 
 def _from_nothing(view: GameView) -> Image.Image:
@@ -93,13 +101,14 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 def _check(every: int, first: int, by_game: bool, upto: int | None = None,
            png: pytest.MonkeyPatch | None = None) -> None:
     """With `png` (a monkeypatch), the PNGs posted (render_map), else the images."""
-    games = [(i if by_game else None, _states(t, n, every, first))
+    games = [(i if by_game else None, _states(t, n, every, first, DRAWN_ALL if png else 0))
              for i, (t, n) in enumerate(GAMES)]
     drawn = 0
+    discs: dict[object, object] = {}  # each game's discs placed on its last map (png)
     while games and (upto is None or drawn < upto):
         for g in list(games):  # the games' moves interleaved
             game, states = g
-            view = next(states, None)
+            view, compare = next(states, (None, False))
             if view is None:
                 games.remove(g)
                 continue
@@ -107,12 +116,20 @@ def _check(every: int, first: int, by_game: bool, upto: int | None = None,
                 if png is None:
                     got = render_map_image(view)
                 else:
-                    got = Image.open(io.BytesIO(render_map(view))).convert("RGB")
-                drawn += 1
-                if view.last_hexes:  # a close-up between two maps changes nothing kept
+                    posted = render_map(view)
+                    # compared too where the discs moved (the patches under them drawn again)
+                    now = tuple(t for rec in KEPT.peek(KEPT.in_order()[-1]).placed.values()
+                                for t in rec.takes if t[2])
+                    compare = compare or discs.get(game, now) != now
+                    discs[game] = now
+                if view.last_hexes and compare:  # a close-up between maps changes nothing kept
                     render_map(view, focus=view.last_hexes)
+            if not compare:
+                continue
+            drawn += 1
             want = _from_nothing(view)
             if png is not None:
+                got = Image.open(io.BytesIO(posted)).convert("RGB")
                 want = want.quantize(palette=title_palette(view.data.title),
                                      dither=Image.Dither.NONE).convert("RGB")
                 key = KEPT.in_order()[-1]  # the map just drawn
