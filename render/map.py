@@ -572,6 +572,11 @@ def _kept_png(view: GameView, size: int | None, highlight_last: bool, emphasise:
                 changed = _changed(kept, plan)
                 if len(changed) <= len(plan.hexes) * PATCH_AT_MOST:
                     return _png_patched(kept, base, changed, palette)
+            elif kept is None:  # the game's first map of this layout here: another game's
+                donor = _donor(key, plan)
+                if donor is not None and donor[0].png is not None \
+                        and donor[0].png.level == level:
+                    return _png_patched(donor[0].copy(key), base, donor[1], palette)
             img = _kept_rgb(base, key).quantize(palette=palette, dither=Image.Dither.NONE)
             kept = KEPT.peek(key) if key in KEPT else None
             if kept is None:
@@ -659,6 +664,7 @@ def _png_patched(kept: Kept, base: _Base, changed: set[str], palette: Image.Imag
             if not more:
                 break
             redo |= more
+            ink = bytearray(lz4.block.decompress(kept.ink))  # the placer marked the last
     kept.hexes, kept.above, kept.placed = hexes, base.above, placed
     # what to draw again (output pixels)
     texts = [t for key in differ for rec in (old.get(key), placed.get(key)) if rec is not None
@@ -670,13 +676,23 @@ def _png_patched(kept: Kept, base: _Base, changed: set[str], palette: Image.Imag
         for rec in (old.get(key), placed.get(key)):
             if rec is not None:
                 regions.extend(_small(_aligned(b, k), k) for b, _, disc in rec.takes if disc)
-    regions = [r for r in ((max(0, r[0]), max(0, r[1]), min(w, r[2]), min(h, r[3]))
-                           for r in regions) if r[0] < r[2] and r[1] < r[3]]
+    regions = _outer([r for r in ((max(0, r[0]), max(0, r[1]), min(w, r[2]), min(h, r[3]))
+                                  for r in regions) if r[0] < r[2] and r[1] < r[3]])
     if regions:
         _draw_again(kept, base, bands, regions, [_aligned(b, k) for b in placer.patches], boxes,
                     discs, pending, palette)
     KEPT.put(kept)
     return kept.png.png()
+
+
+def _outer(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes less those inside another (the first of equal ones kept)."""
+    out: list[tuple[int, int, int, int]] = []
+    for i, b in enumerate(boxes):
+        if not any(j != i and o[0] <= b[0] and o[1] <= b[1] and b[2] <= o[2] and b[3] <= o[3]
+                   and (o != b or j < i) for j, o in enumerate(boxes)):
+            out.append(b)
+    return out
 
 
 def _small(b: tuple[int, int, int, int], k: int) -> tuple[int, int, int, int]:

@@ -104,6 +104,14 @@ class PngBands:
         for y0 in range(0, h, BAND):
             self._set(len(self.parts), memoryview(rows)[y0 // BAND * step:(y0 // BAND + 1) * step])
 
+    def copy(self) -> PngBands:
+        assert not self.open, "pasted on, not deflated again"
+        out = PngBands.__new__(PngBands)
+        out.size, out.level, out.palette = self.size, self.level, self.palette
+        out.parts, out.adlers, out.lengths = list(self.parts), list(self.adlers), list(self.lengths)
+        out.open = {}
+        return out
+
     def _set(self, i: int, raw: bytes | memoryview) -> None:
         part, check = deflate_part(raw, self.level), zlib.adler32(raw)
         if i == len(self.parts):
@@ -194,10 +202,10 @@ class Kept:
     png: PngBands | None = None
 
     def copy(self, key: tuple[object, ...]) -> Kept:
-        """The same map under another key (another game's first map patched from it), without
-        its posted image."""
-        return Kept(key, self.size, dict(self.art_of), self.rings, self.hexes, self.under,
-                    list(self.bands), self.ink, dict(self.placed), self.above)
+        """The same map under another key (another game's first map patched from it)."""
+        return Kept(key, self.size, dict(self.art_of), self.rings, self.hexes, dict(self.under),
+                    list(self.bands), self.ink, dict(self.placed), self.above,
+                    None if self.png is None else self.png.copy())
 
     @property
     def nbytes(self) -> int:

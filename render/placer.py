@@ -25,12 +25,14 @@ class Placer:
                  shapes: list[ShapeMark]) -> None:
         self.d = d  # the supersampled map being drawn
         # the ink mask ("L", output pixels, non-zero = ink) as bytes: a box is checked with a
-        # few slices, cheaper than cropping an image; or (size, those bytes)
+        # few slices, cheaper than cropping an image; or (size, those bytes: a bytearray is
+        # taken as it is, and marked)
         if isinstance(mask, Image.Image):
             self.w, self.h = mask.size
             self.buf = bytearray(mask.tobytes())
         else:
-            (self.w, self.h), self.buf = mask[0], bytearray(mask[1])
+            (self.w, self.h), buf = mask
+            self.buf = buf if isinstance(buf, bytearray) else bytearray(buf)  # marked in place
         self.k = draw_scale()
         self.unplaced = 0  # labels that got only a spot covering something
         self.patches: list[Box] = []
