@@ -265,13 +265,34 @@ def _setup(view: GameView, size: int | None, highlight_last: bool, emphasise: It
     k = SUPERSAMPLE
     geo = plan.geo
     lay = _scaled(geo.layout, k)
-    arts = [(h, lay.center(h.x, h.y), plan.art_of[h.name]) for h in plan.hexes]
-    polys = {h.name: lay.polygon(c) for h, c, _ in arts}
+    centers, polys = _where(data, lay, plan.hexes)
+    arts = [(h, centers[h.name], plan.art_of[h.name]) for h in plan.hexes]
     title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
     if plan.shown:
         where = caption or ", ".join(n for n in focus if n in data.hexes)
         title = f"{data.title}  ·  {where}  ·  {view.round}"
     return plan, _Base(plan, data, lay, arts, polys, coordinates, title if header else None)
+
+
+_WHERE: dict[tuple[int, HexLayout, tuple[str, ...]],
+             tuple[TitleData, dict[str, Point], dict[str, list[Point]]]] = {}
+_WHERE_KEPT = 64
+
+
+def _where(data: TitleData, lay: HexLayout, hexes: list[Hex]
+           ) -> tuple[dict[str, Point], dict[str, list[Point]]]:
+    """Each hex's centre and corners in this layout (kept for the next map of the layout: the
+    same numbers; read only)."""
+    key = (id(data), lay, tuple(h.name for h in hexes))
+    got = _WHERE.get(key)
+    if got is not None and got[0] is data:
+        return got[1], got[2]
+    centers = {h.name: lay.center(h.x, h.y) for h in hexes}
+    polys = {n: lay.polygon(c) for n, c in centers.items()}
+    _WHERE[key] = (data, centers, polys)
+    while len(_WHERE) > _WHERE_KEPT:
+        del _WHERE[next(iter(_WHERE))]
+    return centers, polys
 
 
 def _key(view: GameView, plan: _Plan, coordinates: bool, header: bool) -> tuple[object, ...]:
