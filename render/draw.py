@@ -209,23 +209,34 @@ def draw_deferred(img: Image.Image, dfr: _Deferred, origin: tuple[int, int] = (0
 def deferred_boxes(items: Sequence[tuple[Point, str, Font, RGB, str, RGB | None, int]]
                    ) -> list[tuple[int, int, int, int]]:
     """The box (output pixels) each deferred text's drawing (`draw_deferred`) may change."""
-    keys = _mask_keys(items)
-    held = kept_blocks_held() if text_masks.missing(keys) >= HOLD_FROM else nullcontext()
-    with held:
-        masks = [text_masks(*k) for k in keys]
-    out = []
-    for ((x, y), _, _, _, _, halo, _), (halo_mask, ink_mask) in zip(items, masks, strict=True):
-        ix, iy = int(math.modf(x)[1]), int(math.modf(y)[1])
-        box = [1 << 30, 1 << 30, -(1 << 30), -(1 << 30)]
-        for got in (halo_mask if halo is not None else None, ink_mask):
-            if got is None:
-                continue
-            mask, (dx, dy) = got
-            w, h = mask.size
-            box = [min(box[0], ix + dx), min(box[1], iy + dy), max(box[2], ix + dx + w),
-                   max(box[3], iy + dy + h)]
-        out.append((box[0], box[1], box[2], box[3]) if box[0] < box[2] else (0, 0, 0, 0))
-    return out
+    got = [_BOXES.get(t) for t in items]
+    todo = [t for t, b in zip(items, got, strict=True) if b is None]
+    if todo:
+        if len(_BOXES) > BOXES_KEPT:
+            _BOXES.clear()
+        keys = _mask_keys(todo)
+        held = kept_blocks_held() if text_masks.missing(keys) >= HOLD_FROM else nullcontext()
+        with held:
+            masks = [text_masks(*k) for k in keys]
+        for item, (halo_mask, ink_mask) in zip(todo, masks, strict=True):
+            (x, y), halo = item[0], item[5]
+            ix, iy = int(math.modf(x)[1]), int(math.modf(y)[1])
+            box = [1 << 30, 1 << 30, -(1 << 30), -(1 << 30)]
+            for mk in (halo_mask if halo is not None else None, ink_mask):
+                if mk is None:
+                    continue
+                mask, (dx, dy) = mk
+                w, h = mask.size
+                box = [min(box[0], ix + dx), min(box[1], iy + dy), max(box[2], ix + dx + w),
+                       max(box[3], iy + dy + h)]
+            _BOXES[item] = (box[0], box[1], box[2], box[3]) if box[0] < box[2] else (0, 0, 0, 0)
+        got = [_BOXES[t] for t in items]
+    return got  # type: ignore[return-value]
+
+
+# the boxes of the texts of the last maps (a patched map's texts are mostly the last one's)
+_BOXES: dict[tuple[Point, str, Font, RGB, str, RGB | None, int], tuple[int, int, int, int]] = {}
+BOXES_KEPT = 20000
 
 
 def digit_height(f: Font) -> float:

@@ -668,8 +668,10 @@ def _png_patched(kept: Kept, base: _Base, changed: set[str], palette: Image.Imag
         # the hexes whose labels may go elsewhere: the changed ones, those that looked at the
         # free space where the canvas changed, and (again and again) those that looked where
         # a label placed again went elsewhere
+        around = _around_all(small)
         redo = set(changed) | {n for (_, n), rec in old.items()
-                               if rec.read is not None and any(_meets(rec.read, b) for b in small)}
+                               if rec.read is not None and _meets(rec.read, around)
+                               and any(_meets(rec.read, b) for b in small)}
         while True:
             del pending.items[n_items:], shapes[n_shapes:]
             discs = _Recorded()
@@ -680,8 +682,9 @@ def _png_patched(kept: Kept, base: _Base, changed: set[str], palette: Image.Imag
             moved = [(b[0] / k, b[1] / k, b[2] / k, b[3] / k)
                      for key in differ for rec in (old.get(key), placed.get(key))
                      if rec is not None for b, _, _ in rec.takes]
+            around = _around_all(moved)
             more = {n for (_, n), rec in old.items() if n not in redo and rec.read is not None
-                    and any(_meets(rec.read, b) for b in moved)}
+                    and _meets(rec.read, around) and any(_meets(rec.read, b) for b in moved)}
             if not more:
                 break
             redo |= more
@@ -704,6 +707,14 @@ def _png_patched(kept: Kept, base: _Base, changed: set[str], palette: Image.Imag
                     discs, pending, palette)
     KEPT.put(kept)
     return kept.png.png()
+
+
+def _around_all(boxes: list[Box] | list[tuple[int, int, int, int]]) -> Box:
+    """The box around all of them (one that meets nothing when there are none)."""
+    if not boxes:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (float(min(b[0] for b in boxes)), float(min(b[1] for b in boxes)),
+            float(max(b[2] for b in boxes)), float(max(b[3] for b in boxes)))
 
 
 def _outer(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
@@ -746,15 +757,15 @@ def _draw_again(kept: Kept, base: _Base, bands: Bands, regions: list[tuple[int, 
         discs.replay(ImageDraw.Draw(canvas))
     kept.under = under
     reduced = {b: canvas.crop(b).reduce(k) for b in need} if canvas is not None else {}
-    items = pending.items
-    tboxes = deferred_boxes(items)
+    around = _around_all(regions)
+    items = [(t, tb) for t, tb in zip(pending.items, deferred_boxes(pending.items), strict=True)
+             if _meets(tb, around)]
     for r in regions:
         crop = bands.crop(r)
         for b in patches:  # in the order pasted
             if b in reduced and _meets(_small(b, k), r):
                 crop.paste(reduced[b], (b[0] // k - r[0], b[1] // k - r[1]))
-        draw_deferred(crop, pending, r[:2], [t for t, tb in zip(items, tboxes, strict=True)
-                                              if _meets(tb, r)])
+        draw_deferred(crop, pending, r[:2], [t for t, tb in items if _meets(tb, r)])
         kept.png.paste(crop.quantize(palette=palette, dither=Image.Dither.NONE), r[:2])
 
 
@@ -833,7 +844,7 @@ def _place(d: _Recorded, ink: Image.Image | tuple[tuple[int, int], bytes | bytea
                 if got is not None:
                     items.extend(got.texts)
                     for b, kind, disc in got.takes:
-                        placer.take(b, kind, disc)
+                        placer.take_later(b, kind, disc)
                     calls.extend(got.calls)
                     note_again(got.notes)
                     placed[key] = got

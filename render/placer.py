@@ -37,6 +37,9 @@ class Placer:
         self.unplaced = 0  # labels that got only a spot covering something
         self.patches: list[Box] = []
         self.taken: list[tuple[Box, str, bool]] = []  # every box taken, in order
+        # the boxes taken later (`take_later`) not yet marked, and where they are
+        self._todo: list[tuple[Box, str, bool] | None] = []
+        self._later: dict[tuple[int, int], list[int]] = {}
         # the box (output pixels) around every box looked at since it was last set to None:
         # what the choices made since depended on (render.map keeps it per hex)
         self.read: list[float] | None = None
@@ -60,6 +63,8 @@ class Placer:
 
     def ink(self, b: Box) -> int:
         """Ink pixels under box b (drawing pixels), one output pixel of margin included."""
+        if self._later:
+            self._flush(self._out(b))
         x0, y0, x1, y1 = self._out(b)
         x0, y0, x1, y1 = math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1
         if x0 < 0 or y0 < 0 or x1 > self.w or y1 > self.h:
@@ -72,6 +77,8 @@ class Placer:
     def covers(self, b: Box) -> bool:
         """Whether b covers a recorded disc or box (city, token, bubble, label...)."""
         o = self._out(b)
+        if self._later:
+            self._flush(o)
         return any(m.hits(o) for cell in self._cells(o) for m in self._grid.get(cell, ()))
 
     def choose(self, spots: Iterable[Point], box_at: Callable[[Point], Box],
@@ -120,10 +127,34 @@ class Placer:
         return None
 
     def take(self, b: Box, kind: str = "label", disc: bool = False) -> None:
-        o = self._out(b)
         self.taken.append((b, kind, disc))
         if disc:
             self.patches.append(b)
+        self._mark(b, kind, disc)
+
+    def take_later(self, b: Box, kind: str = "label", disc: bool = False) -> None:
+        """`take`, its marking of the mask and the shapes left until a box near it is looked
+        at (render.map: the boxes taken again on a patched map, mostly looked at by no one)."""
+        self.taken.append((b, kind, disc))
+        if disc:
+            self.patches.append(b)
+        i = len(self._todo)
+        self._todo.append((b, kind, disc))
+        o = self._out(b)
+        for cell in self._cells((o[0] - 2, o[1] - 2, o[2] + 2, o[3] + 2)):
+            self._later.setdefault(cell, []).append(i)
+
+    def _flush(self, o: Box) -> None:
+        """Mark the boxes taken later (`take_later`) near o (output pixels)."""
+        for cell in self._cells((o[0] - 2, o[1] - 2, o[2] + 2, o[3] + 2)):
+            for i in self._later.pop(cell, ()):
+                t = self._todo[i]
+                if t is not None:
+                    self._todo[i] = None
+                    self._mark(*t)
+
+    def _mark(self, b: Box, kind: str, disc: bool) -> None:
+        o = self._out(b)
         # the box is marked as ink (a disc's box too: a little more room around it)
         x0, y0 = max(0, math.floor(o[0])), max(0, math.floor(o[1]))
         x1, y1 = min(self.w, math.ceil(o[2])), min(self.h, math.ceil(o[3]))
