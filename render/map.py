@@ -13,7 +13,9 @@ the hexes that changed are drawn again, on a scratch supersampled canvas (with e
 their reach, in the full drawing's order), and the labels are placed on the whole map as
 always, the discs they draw over the canvas redrawn under them; the pixels are those of a map
 drawn from nothing (tests/render/test_map_patch.py).  Maps are written in a fixed palette per title
-(`title_palette`).
+(`title_palette`).  The PNG of a full map (render_map) is patched further: the kept map holds
+the image as posted, and only the hexes whose labels may move are placed again and only the
+parts of the image that may differ are drawn again and mapped to the palette (`_png_patched`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ compresses again only the bands it touched): about 0.3 MB for an 18MS map and 0.
 1870 one in all, where Pillow holds the two images in 14-16 MB.  The supersampled canvas is not
 kept: a patch redraws what it needs of it on one scratch canvas a process (`scratch`).
 
+A kept map also holds what placing its labels did, hex by hex (`Placed`), and the map as
+posted: its palette image in bands of rows, each deflated alone (`PngBands`), so that a patch
+deflates again only the bands it touched.
+
 Kept maps are keyed by game (`kept_for`, set by whoever draws a game's images; maps drawn
 outside it share the key None) and by what fixes the image's layout (title, size, legend);
 the least recently used are dropped beyond a budget in bytes a process (`budget`).
