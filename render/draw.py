@@ -211,27 +211,29 @@ def deferred_boxes(items: Sequence[tuple[Point, str, Font, RGB, str, RGB | None,
     """The box (output pixels) each deferred text's drawing (`draw_deferred`) may change."""
     got = [_BOXES.get(t) for t in items]
     todo = [t for t, b in zip(items, got, strict=True) if b is None]
-    if todo:
-        if len(_BOXES) > BOXES_KEPT:
-            _BOXES.clear()
-        keys = _mask_keys(todo)
-        held = kept_blocks_held() if text_masks.missing(keys) >= HOLD_FROM else nullcontext()
-        with held:
-            masks = [text_masks(*k) for k in keys]
-        for item, (halo_mask, ink_mask) in zip(todo, masks, strict=True):
-            (x, y), halo = item[0], item[5]
-            ix, iy = int(math.modf(x)[1]), int(math.modf(y)[1])
-            box = [1 << 30, 1 << 30, -(1 << 30), -(1 << 30)]
-            for mk in (halo_mask if halo is not None else None, ink_mask):
-                if mk is None:
-                    continue
-                mask, (dx, dy) = mk
-                w, h = mask.size
-                box = [min(box[0], ix + dx), min(box[1], iy + dy), max(box[2], ix + dx + w),
-                       max(box[3], iy + dy + h)]
-            _BOXES[item] = (box[0], box[1], box[2], box[3]) if box[0] < box[2] else (0, 0, 0, 0)
-        got = [_BOXES[t] for t in items]
-    return got  # type: ignore[return-value]
+    if not todo:
+        return got  # type: ignore[return-value]
+    if len(_BOXES) > BOXES_KEPT:
+        _BOXES.clear()
+    keys = _mask_keys(todo)
+    held = kept_blocks_held() if text_masks.missing(keys) >= HOLD_FROM else nullcontext()
+    with held:
+        masks = [text_masks(*k) for k in keys]
+    fresh: dict[tuple[Point, str, Font, RGB, str, RGB | None, int], tuple[int, int, int, int]] = {}
+    for item, (halo_mask, ink_mask) in zip(todo, masks, strict=True):
+        (x, y), halo = item[0], item[5]
+        ix, iy = int(math.modf(x)[1]), int(math.modf(y)[1])
+        box = [1 << 30, 1 << 30, -(1 << 30), -(1 << 30)]
+        for mk in (halo_mask if halo is not None else None, ink_mask):
+            if mk is None:
+                continue
+            mask, (dx, dy) = mk
+            w, h = mask.size
+            box = [min(box[0], ix + dx), min(box[1], iy + dy), max(box[2], ix + dx + w),
+                   max(box[3], iy + dy + h)]
+        fresh[item] = (box[0], box[1], box[2], box[3]) if box[0] < box[2] else (0, 0, 0, 0)
+    _BOXES.update(fresh)
+    return [b if b is not None else fresh[t] for t, b in zip(items, got, strict=True)]
 
 
 # the boxes of the texts of the last maps (a patched map's texts are mostly the last one's)

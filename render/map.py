@@ -292,8 +292,11 @@ def _where(data: TitleData, lay: HexLayout, hexes: list[Hex]
     centers = {h.name: lay.center(h.x, h.y) for h in hexes}
     polys = {n: lay.polygon(c) for n, c in centers.items()}
     _WHERE[key] = (data, centers, polys)
-    while len(_WHERE) > _WHERE_KEPT:
-        del _WHERE[next(iter(_WHERE))]
+    while len(_WHERE) > _WHERE_KEPT:  # (threads: another may be dropping the same one)
+        try:
+            del _WHERE[next(iter(_WHERE))]
+        except (KeyError, RuntimeError, StopIteration):
+            break
     return centers, polys
 
 
