@@ -173,18 +173,28 @@ def supersampled(scale: float) -> Iterator[_Deferred]:
 HOLD_FROM = 32
 
 
-def draw_deferred(img: Image.Image, dfr: _Deferred) -> None:
+def _mask_keys(items: Sequence[tuple[Point, str, Font, RGB, str, RGB | None, int]]
+               ) -> list[tuple[Font, str, str, int, float, float]]:
+    return [(f, s, anchor, hw if halo is not None else 0, math.modf(x)[0], math.modf(y)[0])
+            for (x, y), s, f, _, anchor, halo, hw in items]
+
+
+def draw_deferred(img: Image.Image, dfr: _Deferred, origin: tuple[int, int] = (0, 0),
+                  only: Sequence[tuple[Point, str, Font, RGB, str, RGB | None, int]] | None = None
+                  ) -> None:
     """The text kept by `supersampled`, drawn on img (RGB, output size) from `text_masks`:
     each line as Pillow's ImageDraw.text draws it (its halo first, then the text), the same
-    pixels."""
+    pixels.  With an origin, img is the part of the output from there (what falls outside it
+    is left out); with `only`, those of the texts (in their order)."""
     core = img.im
-    keys = [(f, s, anchor, hw if halo is not None else 0, math.modf(x)[0], math.modf(y)[0])
-            for (x, y), s, f, _, anchor, halo, hw in dfr.items]
+    items = dfr.items if only is None else only
+    keys = _mask_keys(items)
     # many masks to render (a process's first maps): Pillow's kept blocks are held meanwhile
     held = kept_blocks_held() if text_masks.missing(keys) >= HOLD_FROM else nullcontext()
     with held:
         masks = [text_masks(*k) for k in keys]
-    for ((x, y), _, _, fill, _, halo, _), (halo_mask, ink_mask) in zip(dfr.items, masks,
+    ox, oy = origin
+    for ((x, y), _, _, fill, _, halo, _), (halo_mask, ink_mask) in zip(items, masks,
                                                                       strict=True):
         ix, iy = math.modf(x)[1], math.modf(y)[1]
         for ink, got in ((halo, halo_mask), (fill, ink_mask)):
@@ -192,10 +202,43 @@ def draw_deferred(img: Image.Image, dfr: _Deferred) -> None:
                 continue
             mask, (dx, dy) = got
             w, h = mask.size
-            x0, y0 = int(ix) + dx, int(iy) + dy
+            x0, y0 = int(ix) + dx - ox, int(iy) + dy - oy
             core.paste(ink, (x0, y0, x0 + w, y0 + h), mask)
 
 
+def deferred_boxes(items: Sequence[tuple[Point, str, Font, RGB, str, RGB | None, int]]
+                   ) -> list[tuple[int, int, int, int]]:
+    """The box (output pixels) each deferred text's drawing (`draw_deferred`) may change."""
+    got = [_BOXES.get(t) for t in items]
+    todo = [t for t, b in zip(items, got, strict=True) if b is None]
+    if not todo:
+        return got  # type: ignore[return-value]
+    if len(_BOXES) > BOXES_KEPT:
+        _BOXES.clear()
+    keys = _mask_keys(todo)
+    held = kept_blocks_held() if text_masks.missing(keys) >= HOLD_FROM else nullcontext()
+    with held:
+        masks = [text_masks(*k) for k in keys]
+    fresh: dict[tuple[Point, str, Font, RGB, str, RGB | None, int], tuple[int, int, int, int]] = {}
+    for item, (halo_mask, ink_mask) in zip(todo, masks, strict=True):
+        (x, y), halo = item[0], item[5]
+        ix, iy = int(math.modf(x)[1]), int(math.modf(y)[1])
+        box = [1 << 30, 1 << 30, -(1 << 30), -(1 << 30)]
+        for mk in (halo_mask if halo is not None else None, ink_mask):
+            if mk is None:
+                continue
+            mask, (dx, dy) = mk
+            w, h = mask.size
+            box = [min(box[0], ix + dx), min(box[1], iy + dy), max(box[2], ix + dx + w),
+                   max(box[3], iy + dy + h)]
+        fresh[item] = (box[0], box[1], box[2], box[3]) if box[0] < box[2] else (0, 0, 0, 0)
+    _BOXES.update(fresh)
+    return [b if b is not None else fresh[t] for t, b in zip(items, got, strict=True)]
+
+
+# the boxes of the texts of the last maps (a patched map's texts are mostly the last one's)
+_BOXES: dict[tuple[Point, str, Font, RGB, str, RGB | None, int], tuple[int, int, int, int]] = {}
+BOXES_KEPT = 20000
 
 
 def digit_height(f: Font) -> float:

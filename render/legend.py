@@ -8,12 +8,13 @@ pixels (`k` drawing pixels make one output pixel).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from PIL import ImageDraw
 
 from render import theme
 from render.draw import Box, circle, dashed_line, polyline, ring, text, text_width
-from render.fonts import font
+from render.fonts import Font, font
 from render.hexart import HexArt
 from render.labels import (
     ICON_GLYPHS,
@@ -184,6 +185,11 @@ def _swatch(d: ImageDraw.ImageDraw, key: str, b: Box, k: float) -> None:
         ring(d, poly, theme.HIGHLIGHT if kind == "last" else theme.EMPHASIS, max(2.0, h * 0.12))
 
 
+@lru_cache(maxsize=512)
+def _label_width(key: str, f: Font) -> float:
+    return text_width(_label(key), f)
+
+
 def _entries(keys: list[str], width: float, size: float, margin: float
              ) -> list[tuple[str, float, float]]:
     """(key, x, row) of every entry, flowed into rows of `width`."""
@@ -192,7 +198,7 @@ def _entries(keys: list[str], width: float, size: float, margin: float
     out: list[tuple[str, float, float]] = []
     x, row = margin, 0
     for key in keys:
-        w = sw + size * 0.4 + text_width(_label(key), f) + size * 1.2
+        w = sw + size * 0.4 + _label_width(key, f) + size * 1.2
         if x + w > width - margin and x > margin:
             x, row = margin, row + 1
         out.append((key, x, row))

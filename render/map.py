@@ -13,7 +13,9 @@ the hexes that changed are drawn again, on a scratch supersampled canvas (with e
 their reach, in the full drawing's order), and the labels are placed on the whole map as
 always, the discs they draw over the canvas redrawn under them; the pixels are those of a map
 drawn from nothing (tests/render/test_map_patch.py).  Maps are written in a fixed palette per title
-(`title_palette`).
+(`title_palette`).  The PNG of a full map (render_map) is patched further: the kept map holds
+the image as posted, and only the hexes whose labels may move are placed again and only the
+parts of the image that may differ are drawn again and mapped to the palette (`_png_patched`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import lz4.block
 from PIL import Image, ImageChops, ImageDraw
@@ -31,6 +34,7 @@ from render import theme
 from render.draw import (
     Box,
     ShapeMark,
+    deferred_boxes,
     deferred_items,
     digit_height,
     draw_deferred,
@@ -55,7 +59,17 @@ from render.labels import (
     place_words,
 )
 from render.layout import HexLayout, Point, fit_layout
-from render.mapkeep import KEPT, LOCK, HexDrawn, Kept, current_game, scratch
+from render.mapkeep import (
+    KEPT,
+    LOCK,
+    Bands,
+    HexDrawn,
+    Kept,
+    Placed,
+    PngBands,
+    current_game,
+    scratch,
+)
 
 __all__ = [
     "focus_hexes", "map_geometry", "map_layout", "map_regions", "render_map", "render_map_image",
@@ -229,40 +243,83 @@ def render_map_image(
     the last full map of its game (render.mapkeep.kept_for), title, size and legend that this
     process kept, when one is kept: the same pixels as drawn from nothing
     (tests/render/test_map_patch.py)."""
-    data = view.data
-    plan = _plan(view, size, focus, rings, legend, highlight_last, emphasise)
-    k = SUPERSAMPLE
-    geo = plan.geo
-    lay = _scaled(geo.layout, k)
-    arts = [(h, lay.center(h.x, h.y), plan.art_of[h.name]) for h in plan.hexes]
-    polys = {h.name: lay.polygon(c) for h, c, _ in arts}
-    title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
-    if plan.shown:
-        where = caption or ", ".join(n for n in focus if n in data.hexes)
-        title = f"{data.title}  ·  {where}  ·  {view.round}"
-    base = _Base(plan, data, lay, arts, polys, coordinates, title if header else None)
+    plan, base = _setup(view, size, highlight_last, emphasise, coordinates, header, focus, rings,
+                        legend, caption)
     # a full map, text not recorded (the legibility tests read it from a drawing from nothing),
     # and no other thread of this process using the kept maps now
     if plan.shown or recording_text() or KEPT.budget <= 0 or not LOCK.acquire(blocking=False):
         return _drawn(base)
-    key = (current_game(), data.title, plan.size, geo, tuple(plan.keys), plan.legend_px,
-           coordinates, header)
+    key = _key(view, plan, coordinates, header)
     try:
-        kept = KEPT.get(key)
-        if kept is not None:
-            changed = _changed(kept, plan)
-            if len(changed) <= len(plan.hexes) * PATCH_AT_MOST:
-                return _patched(kept, base, changed)
-        else:  # the game's first map of this layout here: from another game's, if alike
-            donor = _donor(key, plan)
-            if donor is not None:
-                return _patched(donor[0].copy(key), base, donor[1])
-        return _drawn(base, key)
+        return _kept_rgb(base, key)
     except BaseException:
         KEPT.discard(key)  # perhaps half updated
         raise
     finally:
         LOCK.release()
+
+
+def _setup(view: GameView, size: int | None, highlight_last: bool, emphasise: Iterable[str],
+           coordinates: bool, header: bool, focus: Iterable[str], rings: int, legend: bool,
+           caption: str | None) -> tuple[_Plan, _Base]:
+    data = view.data
+    plan = _plan(view, size, focus, rings, legend, highlight_last, emphasise)
+    k = SUPERSAMPLE
+    geo = plan.geo
+    lay = _scaled(geo.layout, k)
+    centers, polys = _where(data, lay, plan.hexes)
+    arts = [(h, centers[h.name], plan.art_of[h.name]) for h in plan.hexes]
+    title = f"{data.title}  ·  {view.round}  ·  Phase {view.phase}"
+    if plan.shown:
+        where = caption or ", ".join(n for n in focus if n in data.hexes)
+        title = f"{data.title}  ·  {where}  ·  {view.round}"
+    return plan, _Base(plan, data, lay, arts, polys, coordinates, title if header else None)
+
+
+_WHERE: dict[tuple[int, HexLayout, tuple[str, ...]],
+             tuple[TitleData, dict[str, Point], dict[str, list[Point]]]] = {}
+_WHERE_KEPT = 64
+
+
+def _where(data: TitleData, lay: HexLayout, hexes: list[Hex]
+           ) -> tuple[dict[str, Point], dict[str, list[Point]]]:
+    """Each hex's centre and corners in this layout (kept for the next map of the layout: the
+    same numbers; read only)."""
+    key = (id(data), lay, tuple(h.name for h in hexes))
+    got = _WHERE.get(key)
+    if got is not None and got[0] is data:
+        return got[1], got[2]
+    centers = {h.name: lay.center(h.x, h.y) for h in hexes}
+    polys = {n: lay.polygon(c) for n, c in centers.items()}
+    _WHERE[key] = (data, centers, polys)
+    while len(_WHERE) > _WHERE_KEPT:  # (threads: another may be dropping the same one)
+        try:
+            del _WHERE[next(iter(_WHERE))]
+        except (KeyError, RuntimeError, StopIteration):
+            break
+    return centers, polys
+
+
+def _key(view: GameView, plan: _Plan, coordinates: bool, header: bool) -> tuple[object, ...]:
+    """What a kept full map is kept under: the game, and what fixes the image's layout."""
+    return (current_game(), view.data.title, plan.size, plan.geo, tuple(plan.keys),
+            plan.legend_px, coordinates, header)
+
+
+def _kept_rgb(base: _Base, key: tuple[object, ...]) -> Image.Image:
+    """The full map: the kept one patched, another game's alike patched (and kept under key), or
+    drawn from nothing (and kept).  Under LOCK."""
+    plan = base.plan
+    kept = KEPT.get(key)
+    if kept is not None:
+        changed = _changed(kept, plan)
+        if len(changed) <= len(plan.hexes) * PATCH_AT_MOST:
+            return _patched(kept, base, changed)
+    else:  # the game's first map of this layout here: from another game's, if alike
+        donor = _donor(key, plan)
+        if donor is not None:
+            return _patched(donor[0].copy(key), base, donor[1])
+    return _drawn(base, key)
 
 
 def _drawn(base: _Base, key: tuple[object, ...] | None = None) -> Image.Image:
@@ -273,17 +330,22 @@ def _drawn(base: _Base, key: tuple[object, ...] | None = None) -> Image.Image:
                     theme.BACKGROUND)
     d = ImageDraw.Draw(img)
     hexes: dict[str, HexDrawn] = {}
+    discs = _Recorded()
     with supersampled(k) as pending, record_shapes() as shapes:
         exits = base.draw(d, None, hexes if key is not None else None)
         out = img.reduce(k)
         ink = ImageChops.difference(out, _blank(out.size, geo.layout, arts)).convert("L") \
             .point(_INK)
+        kept = None
         if key is not None:  # before the discs are drawn
             kept = Kept(key, out.size, dict(plan.art_of),
                         (tuple(plan.emphasise), tuple(plan.last)), hexes)
             kept.store(out, ink)
-            KEPT.put(kept)
-        placer = _place(d, ink, shapes, lay, arts, exits)
+        placer, placed = _place(discs, ink, shapes, lay, arts, exits)
+    discs.replay(d)  # placement reads the ink mask, not the canvas: the same as drawn then
+    if kept is not None:
+        kept.placed, kept.above = placed, base.above
+        KEPT.put(kept)
     _paste_patches(out, img, placer.patches, k)
     draw_deferred(out, pending)
     return out
@@ -301,6 +363,9 @@ class _Base:
     polys: dict[str, list[Point]]
     coordinates: bool
     title: str | None
+    # the header's text and what _above deferred (kept with a map: the same for the next map
+    # with that header)
+    above: tuple[str | None, tuple[Any, ...]] | None = None
 
     def draw(self, d: ImageDraw.ImageDraw, only: set[str] | None,
              hexes: dict[str, HexDrawn] | None = None) -> dict[str, list[float]]:
@@ -343,7 +408,9 @@ class _Base:
         return exits
 
     def records(self, kept: dict[str, HexDrawn], changed: set[str],
-                hexes: dict[str, HexDrawn]) -> dict[str, list[float]]:
+                hexes: dict[str, HexDrawn],
+                above: tuple[str | None, tuple[Any, ...]] | None = None
+                ) -> dict[str, list[float]]:
         """What a full drawing records (the track exits, the shapes noted, the text deferred),
         in the same order, without drawing the canvas: each hex not changed gives what its art
         recorded in the kept map (`kept`), the others are drawn on a 1 x 1 image (every
@@ -360,11 +427,21 @@ class _Base:
             items.extend(got.texts)
             exits[h.name] = got.exits
             hexes[h.name] = got
-        self._above(d)
+        if above is not None and above[0] == self.title:  # the last map's, same header
+            items.extend(above[1])
+            self.above = above
+        else:
+            self._above(d)
         return exits
 
     def _above(self, d: ImageDraw.ImageDraw) -> None:
         """The coordinates and header (deferred text) and the legend."""
+        items = deferred_items()
+        n = len(items)
+        self._above_drawn(d)
+        self.above = (self.title, tuple(items[n:]))
+
+    def _above_drawn(self, d: ImageDraw.ImageDraw) -> None:
         plan, lay, k = self.plan, self.lay, SUPERSAMPLE
         if self.coordinates:
             draw_coordinates(d, lay, plan.hexes, _margin(plan.size) * k)
@@ -489,9 +566,10 @@ def _patched(kept: Kept, base: _Base, changed: set[str]) -> Image.Image:
     discs = _Recorded()
     hexes: dict[str, HexDrawn] = {}
     with supersampled(k) as pending, record_shapes() as shapes:
-        exits = base.records(kept.hexes, changed, hexes)  # as a full drawing records them
-        placer = _place(discs, ink, shapes, base.lay, base.arts, exits)  # type: ignore[arg-type]
-    kept.hexes = hexes
+        # as a full drawing records them
+        exits = base.records(kept.hexes, changed, hexes, kept.above)
+        placer, kept.placed = _place(discs, ink, shapes, base.lay, base.arts, exits)
+    kept.hexes, kept.above, kept.png = hexes, base.above, None
     KEPT.put(kept)
     if placer.patches:
         canvas = _under_discs(kept, base, canvas_size, [_aligned(b, k) for b in placer.patches],
@@ -500,6 +578,200 @@ def _patched(kept: Kept, base: _Base, changed: set[str]) -> Image.Image:
         _paste_patches(out, canvas, placer.patches, k)
     draw_deferred(out, pending)
     return out
+
+
+def _kept_png(view: GameView, size: int | None, highlight_last: bool, emphasise: Iterable[str],
+              coordinates: bool, header: bool, legend: bool, level: int) -> bytes | None:
+    """The PNG of a full map by way of the kept maps (None when they cannot be used now, as in
+    render_map_image): the posted image of the kept map patched (`_png_patched`), else the
+    full map as render_map_image draws it, in the title's palette, kept as posted."""
+    palette = title_palette(view.data.title)  # first: choosing it draws maps, under LOCK
+    if recording_text() or KEPT.budget <= 0 or not LOCK.acquire(blocking=False):
+        return None
+    try:
+        plan, base = _setup(view, size, highlight_last, emphasise, coordinates, header, (), 1,
+                            legend, None)
+        key = _key(view, plan, coordinates, header)
+        try:
+            kept = KEPT.get(key)
+            if kept is not None and kept.png is not None and kept.png.level == level:
+                changed = _changed(kept, plan)
+                if len(changed) <= len(plan.hexes) * PATCH_AT_MOST:
+                    return _png_patched(kept, base, changed, palette)
+            elif kept is None:  # the game's first map of this layout here: another game's
+                donor = _donor(key, plan)
+                if donor is not None and donor[0].png is not None \
+                        and donor[0].png.level == level:
+                    return _png_patched(donor[0].copy(key), base, donor[1], palette)
+            img = _kept_rgb(base, key).quantize(palette=palette, dither=Image.Dither.NONE)
+            kept = KEPT.peek(key) if key in KEPT else None
+            if kept is None:
+                return unfiltered_png(img, level)
+            kept.png = PngBands(img, level)
+            KEPT.put(kept)  # accounted again
+            return kept.png.png()
+        except BaseException:
+            KEPT.discard(key)  # perhaps half updated
+            raise
+    finally:
+        LOCK.release()
+
+
+def _meets(a: Box | tuple[int, int, int, int], b: Box | tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _png_patched(kept: Kept, base: _Base, changed: set[str], palette: Image.Image) -> bytes:
+    """The kept map's posted image with what changed drawn again: the changed hexes on the
+    kept canvas (as `_patched`), the labels placed again only for the hexes whose free space
+    may differ (`_place`: the others do what they did), and the parts of the image that may
+    differ (the changed hexes' boxes, the text and discs placed differently, the header)
+    drawn again from the kept canvas, the discs and every text over them, in the palette.
+    The pixels are those of the full map drawn from nothing, in the palette
+    (tests/render/test_map_patch.py)."""
+    k = SUPERSAMPLE
+    plan = base.plan
+    assert kept.png is not None
+    w, h = kept.size
+    canvas_size = (w * k, h * k)
+    boxes = [_aligned(base.box(n), k) for n in sorted(changed)]
+    small = [(b[0] // k, b[1] // k, b[2] // k, b[3] // k) for b in boxes]
+    bands = Bands(kept)
+    ink = bytearray(lz4.block.decompress(kept.ink))
+    if boxes:
+        canvas = _redraw(base, canvas_size, boxes)
+        for b, sb in zip(boxes, small, strict=True):
+            bands.paste(canvas.crop(b).reduce(k), sb[:2])
+        blank = scratch("blank", "RGB", (w, h))
+        bd = ImageDraw.Draw(blank)
+        geo_lay = plan.geo.layout
+        for sb in small:
+            blank.paste(theme.BACKGROUND, sb)
+        near = base.meeting([_fbox(b) for b in boxes])
+        for hx, _, art in base.arts:
+            if hx.name in near:
+                bd.polygon(geo_lay.polygon(geo_lay.center(hx.x, hx.y)), fill=art.fill)
+        for sb in small:
+            x0, y0, x1, y1 = max(0, sb[0]), max(0, sb[1]), min(w, sb[2]), min(h, sb[3])
+            if x1 <= x0 or y1 <= y0:
+                continue
+            got = ImageChops.difference(bands.crop((x0, y0, x1, y1)),
+                                        blank.crop((x0, y0, x1, y1))).convert("L") \
+                .point(_INK).tobytes()
+            bw = x1 - x0
+            for y in range(y0, y1):
+                ink[y * w + x0:y * w + x1] = got[(y - y0) * bw:(y - y0 + 1) * bw]
+        bands.close()
+        kept.ink = lz4.block.compress(ink)
+    kept.art_of = dict(plan.art_of)
+    kept.rings = (tuple(plan.emphasise), tuple(plan.last))
+    old, old_above = kept.placed, kept.above
+    hexes: dict[str, HexDrawn] = {}
+    with supersampled(k) as pending, record_shapes() as shapes:
+        exits = base.records(kept.hexes, changed, hexes, kept.above)  # as a full drawing's
+        n_items, n_shapes = len(pending.items), len(shapes)
+        # the hexes whose labels may go elsewhere: the changed ones, those that looked at the
+        # free space where the canvas changed, and (again and again) those that looked where
+        # a label placed again went elsewhere
+        around = _around_all(small)
+        redo = set(changed) | {n for (_, n), rec in old.items()
+                               if rec.read is not None and _meets(rec.read, around)
+                               and any(_meets(rec.read, b) for b in small)}
+        while True:
+            del pending.items[n_items:], shapes[n_shapes:]
+            discs = _Recorded()
+            placer, placed = _place(discs, ((w, h), ink), shapes, base.lay, base.arts, exits,
+                                    old, redo)
+            differ = [key for key in {*old, *placed}
+                      if key[1] in redo and old.get(key) != placed.get(key)]
+            moved = [(b[0] / k, b[1] / k, b[2] / k, b[3] / k)
+                     for key in differ for rec in (old.get(key), placed.get(key))
+                     if rec is not None for b, _, _ in rec.takes]
+            around = _around_all(moved)
+            more = {n for (_, n), rec in old.items() if n not in redo and rec.read is not None
+                    and _meets(rec.read, around) and any(_meets(rec.read, b) for b in moved)}
+            if not more:
+                break
+            redo |= more
+            ink = bytearray(lz4.block.decompress(kept.ink))  # the placer marked the last
+    kept.hexes, kept.above, kept.placed = hexes, base.above, placed
+    # what to draw again (output pixels)
+    texts = [t for key in differ for rec in (old.get(key), placed.get(key)) if rec is not None
+             for t in rec.texts]
+    if old_above != base.above and old_above is not None and base.above is not None:
+        texts.extend(set(old_above[1]) ^ set(base.above[1]))
+    regions = [*small, *deferred_boxes(texts)]
+    for key in differ:
+        for rec in (old.get(key), placed.get(key)):
+            if rec is not None:
+                regions.extend(_small(_aligned(b, k), k) for b, _, disc in rec.takes if disc)
+    regions = _outer([r for r in ((max(0, r[0]), max(0, r[1]), min(w, r[2]), min(h, r[3]))
+                                  for r in regions) if r[0] < r[2] and r[1] < r[3]])
+    if regions:
+        _draw_again(kept, base, bands, regions, [_aligned(b, k) for b in placer.patches], boxes,
+                    discs, pending, palette)
+    KEPT.put(kept)
+    return kept.png.png()
+
+
+def _around_all(boxes: list[Box] | list[tuple[int, int, int, int]]) -> Box:
+    """The box around all of them (one that meets nothing when there are none)."""
+    if not boxes:
+        return (0.0, 0.0, 0.0, 0.0)
+    return (float(min(b[0] for b in boxes)), float(min(b[1] for b in boxes)),
+            float(max(b[2] for b in boxes)), float(max(b[3] for b in boxes)))
+
+
+def _outer(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes less those inside another (the first of equal ones kept)."""
+    out: list[tuple[int, int, int, int]] = []
+    for i, b in enumerate(boxes):
+        if not any(j != i and o[0] <= b[0] and o[1] <= b[1] and b[2] <= o[2] and b[3] <= o[3]
+                   and (o != b or j < i) for j, o in enumerate(boxes)):
+            out.append(b)
+    return out
+
+
+def _small(b: tuple[int, int, int, int], k: int) -> tuple[int, int, int, int]:
+    return (b[0] // k, b[1] // k, b[2] // k, b[3] // k)
+
+
+def _draw_again(kept: Kept, base: _Base, bands: Bands, regions: list[tuple[int, int, int, int]],
+                patches: list[tuple[int, int, int, int]], changed: list[tuple[int, int, int, int]],
+                discs: _Recorded, pending: Any, palette: Image.Image) -> None:
+    """Draw these regions (output pixels) of the posted image again, as a full drawing has
+    them: the kept canvas (`bands`), the discs' patches (`patches`, canvas pixels, the discs
+    drawn on the base drawing redrawn or pasted under them: as `_under_discs`), every text over
+    them, in the palette."""
+    assert kept.png is not None
+    k = SUPERSAMPLE
+    need = [b for b in dict.fromkeys(patches) if any(_meets(_small(b, k), r) for r in regions)]
+    under = {b: kept.under[b] for b in dict.fromkeys(patches)
+             if b in kept.under and not any(_meets(b, c) for c in changed)}
+    canvas = None
+    if need:
+        size = (kept.size[0] * k, kept.size[1] * k)
+        stale = [b for b in need if b not in under]
+        canvas = _redraw(base, size, stale) if stale else scratch("canvas", "RGB", size)
+        for b in need:  # after the redraw, which may draw over these boxes
+            if b not in stale:
+                canvas.paste(Image.frombytes("RGB", (b[2] - b[0], b[3] - b[1]),
+                                             lz4.block.decompress(under[b])), b[:2])
+        for b in stale:
+            under[b] = lz4.block.compress(canvas.crop(b).tobytes())
+        discs.replay(ImageDraw.Draw(canvas))
+    kept.under = under
+    reduced = {b: canvas.crop(b).reduce(k) for b in need} if canvas is not None else {}
+    around = _around_all(regions)
+    items = [(t, tb) for t, tb in zip(pending.items, deferred_boxes(pending.items), strict=True)
+             if _meets(tb, around)]
+    for r in regions:
+        crop = bands.crop(r)
+        for b in patches:  # in the order pasted
+            if b in reduced and _meets(_small(b, k), r):
+                crop.paste(reduced[b], (b[0] // k - r[0], b[1] // k - r[1]))
+        draw_deferred(crop, pending, r[:2], [t for t, tb in items if _meets(tb, r)])
+        kept.png.paste(crop.quantize(palette=palette, dither=Image.Dither.NONE), r[:2])
 
 
 def _under_discs(kept: Kept, base: _Base, size: tuple[int, int],
@@ -539,21 +811,61 @@ class _Recorded:
             getattr(d, name)(*args, **kwargs)
 
 
-def _place(d: ImageDraw.ImageDraw, ink: Image.Image, shapes: list[ShapeMark], lay: HexLayout,
-           arts: list[tuple[Hex, Point, HexArt]], exits: dict[str, list[float]]) -> Placer:
-    placer = Placer(d, ink, shapes)
-    todo = [HexLabels(lay, c, art, exits[h.name]) for h, c, art in arts]
-    for hl in todo:  # names first: they are the widest
-        place_location(placer, hl)
-    for hl in todo:
-        place_revenues(d, placer, hl)
-    for hl in todo:
-        place_discs(d, placer, hl)
-    for hl in todo:
-        place_words(placer, hl)
-    for hl in todo:
-        place_numbers(placer, hl)
-    return placer
+def _stage_location(d: ImageDraw.ImageDraw, pl: Placer, hl: HexLabels) -> None:
+    place_location(pl, hl)
+
+
+def _stage_words(d: ImageDraw.ImageDraw, pl: Placer, hl: HexLabels) -> None:
+    place_words(pl, hl)
+
+
+def _stage_numbers(d: ImageDraw.ImageDraw, pl: Placer, hl: HexLabels) -> None:
+    place_numbers(pl, hl)
+
+
+# the kinds of label, placed in this order over all the hexes (names first: the widest)
+_STAGES: tuple[Callable[[ImageDraw.ImageDraw, Placer, HexLabels], None], ...] = (
+    _stage_location, place_revenues, place_discs, _stage_words, _stage_numbers)
+
+
+def _place(d: _Recorded, ink: Image.Image | tuple[tuple[int, int], bytes | bytearray],
+           shapes: list[ShapeMark], lay: HexLayout, arts: list[tuple[Hex, Point, HexArt]],
+           exits: dict[str, list[float]], kept: dict[tuple[int, str], Placed] | None = None,
+           redo: set[str] | None = None) -> tuple[Placer, dict[tuple[int, str], Placed]]:
+    """Place the labels of every hex (discs drawn into `d`), and what each (kind, hex) did;
+    with `kept` (what placing them did on the last map), the hexes not in `redo` do again what
+    they did then, without looking for room: the same as placing them when the free space they
+    looked at is as it was then (render.map._png_patched makes sure of it)."""
+    placer = Placer(d, ink, shapes)  # type: ignore[arg-type]
+    items = deferred_items()
+    calls = d.calls
+    placed: dict[tuple[int, str], Placed] = {}
+    todo = [(h.name, HexLabels(lay, c, art, exits[h.name])) for h, c, art in arts]
+    for stage, place in enumerate(_STAGES):
+        for name, hl in todo:
+            key = (stage, name)
+            if kept is not None and redo is not None and name not in redo:
+                got = kept.get(key)
+                if got is not None:
+                    items.extend(got.texts)
+                    for b, kind, disc in got.takes:
+                        placer.take_later(b, kind, disc)
+                    calls.extend(got.calls)
+                    note_again(got.notes)
+                    placed[key] = got
+                continue
+            n_items, n_takes, n_calls, n_shapes = len(items), len(placer.taken), len(calls), \
+                len(shapes)
+            placer.read = None
+            place(d, placer, hl)  # type: ignore[arg-type]
+            read = placer.read
+            if read is None and len(items) == n_items and len(placer.taken) == n_takes \
+                    and len(calls) == n_calls:
+                continue
+            placed[key] = Placed(tuple(items[n_items:]), tuple(placer.taken[n_takes:]),
+                                 tuple(calls[n_calls:]), tuple(shapes[n_shapes:]),
+                                 None if read is None else (read[0], read[1], read[2], read[3]))
+    return placer, placed
 
 
 def _paste_patches(out: Image.Image, img: Image.Image, patches: list[Box], k: int) -> None:
@@ -607,6 +919,11 @@ def render_map(
     Track, circles and borders are drawn at SUPERSAMPLE times the size and reduced (antialiased);
     text is drawn at the output size afterwards.
     """
+    if not focus:  # a full map: its kept image patched, when one is kept
+        png = _kept_png(view, size, highlight_last, emphasise, coordinates, header, legend,
+                        compress_level)
+        if png is not None:
+            return png
     img = render_map_image(
         view,
         size=size,

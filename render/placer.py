@@ -21,15 +21,28 @@ class Placer:
 
     CELL = 64  # output pixels per cell of the index of recorded shapes
 
-    def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image, shapes: list[ShapeMark]) -> None:
+    def __init__(self, d: ImageDraw.ImageDraw, mask: Image.Image | tuple[tuple[int, int], bytes | bytearray],
+                 shapes: list[ShapeMark]) -> None:
         self.d = d  # the supersampled map being drawn
         # the ink mask ("L", output pixels, non-zero = ink) as bytes: a box is checked with a
-        # few slices, cheaper than cropping an image
-        self.w, self.h = mask.size
-        self.buf = bytearray(mask.tobytes())
+        # few slices, cheaper than cropping an image; or (size, those bytes: a bytearray is
+        # taken as it is, and marked)
+        if isinstance(mask, Image.Image):
+            self.w, self.h = mask.size
+            self.buf = bytearray(mask.tobytes())
+        else:
+            (self.w, self.h), buf = mask
+            self.buf = buf if isinstance(buf, bytearray) else bytearray(buf)  # marked in place
         self.k = draw_scale()
         self.unplaced = 0  # labels that got only a spot covering something
         self.patches: list[Box] = []
+        self.taken: list[tuple[Box, str, bool]] = []  # every box taken, in order
+        # the boxes taken later (`take_later`) not yet marked, and where they are
+        self._todo: list[tuple[Box, str, bool] | None] = []
+        self._later: dict[tuple[int, int], list[int]] = {}
+        # the box (output pixels) around every box looked at since it was last set to None:
+        # what the choices made since depended on (render.map keeps it per hex)
+        self.read: list[float] | None = None
         self._grid: dict[tuple[int, int], list[ShapeMark]] = {}
         for m in shapes:
             self._index(m)
@@ -50,6 +63,8 @@ class Placer:
 
     def ink(self, b: Box) -> int:
         """Ink pixels under box b (drawing pixels), one output pixel of margin included."""
+        if self._later:
+            self._flush(self._out(b))
         x0, y0, x1, y1 = self._out(b)
         x0, y0, x1, y1 = math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1, math.ceil(y1) + 1
         if x0 < 0 or y0 < 0 or x1 > self.w or y1 > self.h:
@@ -62,6 +77,8 @@ class Placer:
     def covers(self, b: Box) -> bool:
         """Whether b covers a recorded disc or box (city, token, bubble, label...)."""
         o = self._out(b)
+        if self._later:
+            self._flush(o)
         return any(m.hits(o) for cell in self._cells(o) for m in self._grid.get(cell, ()))
 
     def choose(self, spots: Iterable[Point], box_at: Callable[[Point], Box],
@@ -72,8 +89,21 @@ class Placer:
         best: tuple[int, Point] | None = None
         outside: tuple[int, Point] | None = None
         worst: tuple[int, Point] | None = None
+        read = self.read
+        k = self.k
         for p in spots:
             b = box_at(p)
+            if read is None:
+                read = self.read = [b[0] / k, b[1] / k, b[2] / k, b[3] / k]
+            else:
+                if b[0] / k < read[0]:
+                    read[0] = b[0] / k
+                if b[1] / k < read[1]:
+                    read[1] = b[1] / k
+                if b[2] / k > read[2]:
+                    read[2] = b[2] / k
+                if b[3] / k > read[3]:
+                    read[3] = b[3] / k
             inside = _box_within(b, within)
             if not inside and not force:
                 continue
@@ -97,9 +127,34 @@ class Placer:
         return None
 
     def take(self, b: Box, kind: str = "label", disc: bool = False) -> None:
-        o = self._out(b)
+        self.taken.append((b, kind, disc))
         if disc:
             self.patches.append(b)
+        self._mark(b, kind, disc)
+
+    def take_later(self, b: Box, kind: str = "label", disc: bool = False) -> None:
+        """`take`, its marking of the mask and the shapes left until a box near it is looked
+        at (render.map: the boxes taken again on a patched map, mostly looked at by no one)."""
+        self.taken.append((b, kind, disc))
+        if disc:
+            self.patches.append(b)
+        i = len(self._todo)
+        self._todo.append((b, kind, disc))
+        o = self._out(b)
+        for cell in self._cells((o[0] - 2, o[1] - 2, o[2] + 2, o[3] + 2)):
+            self._later.setdefault(cell, []).append(i)
+
+    def _flush(self, o: Box) -> None:
+        """Mark the boxes taken later (`take_later`) near o (output pixels)."""
+        for cell in self._cells((o[0] - 2, o[1] - 2, o[2] + 2, o[3] + 2)):
+            for i in self._later.pop(cell, ()):
+                t = self._todo[i]
+                if t is not None:
+                    self._todo[i] = None
+                    self._mark(*t)
+
+    def _mark(self, b: Box, kind: str, disc: bool) -> None:
+        o = self._out(b)
         # the box is marked as ink (a disc's box too: a little more room around it)
         x0, y0 = max(0, math.floor(o[0])), max(0, math.floor(o[1]))
         x1, y1 = min(self.w, math.ceil(o[2])), min(self.h, math.ceil(o[3]))

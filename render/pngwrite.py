@@ -91,3 +91,58 @@ def unfiltered_png(img: Image.Image, compress_level: int = 3) -> bytes:
         plte = _chunk(b"PLTE", bytes((img.getpalette("RGB") or [0, 0, 0])[:768]))
     return (_SIGNATURE + _chunk(b"IHDR", header) + plte + _chunk(b"IDAT", idat)
             + _chunk(b"IEND", b""))
+
+
+# A PNG written in parts (render.mapkeep.PngBands: a kept map's palette image in bands of
+# rows): each part is deflated alone, ending on a full flush (byte-aligned, no reference to the
+# data before it), so that the parts' streams joined, and closed by an empty final block, are
+# one deflate stream; the zlib wrapper's checksum is combined from the parts' (`adler32_combine`).
+# A part changed is deflated again alone; the others are joined as they were.
+_ADLER_BASE = 65521
+_FINAL_EMPTY_BLOCK = b"\x03\x00"  # BFINAL, fixed Huffman codes, end of block
+_ZLIB_HEADER = b"\x78\x01"  # deflate, 32 kB window, no dictionary, "fastest" (a hint only)
+
+
+def deflate_part(data: bytes | memoryview, compress_level: int) -> bytes:
+    """data as raw deflate ending on a full flush (a part of a stream: `png_of_parts`)."""
+    if _isal is not None and compress_level in FAST_LEVELS:
+        c = _isal.compressobj(FAST_LEVEL, _isal.DEFLATED, -15)
+        return bytes(c.compress(data) + c.flush(_isal.Z_FULL_FLUSH))
+    z = zlib.compressobj(compress_level, zlib.DEFLATED, -15)
+    return z.compress(data) + z.flush(zlib.Z_FULL_FLUSH)
+
+
+def inflate_part(part: bytes) -> bytes:
+    """The data of one `deflate_part`."""
+    return zlib.decompressobj(-15).decompress(part)
+
+
+def adler32_combine(a1: int, a2: int, len2: int) -> int:
+    """The Adler-32 of A + B from A's (a1), B's (a2) and B's length (as zlib's own)."""
+    rem = len2 % _ADLER_BASE
+    s1 = a1 & 0xFFFF
+    s2 = (rem * s1) % _ADLER_BASE
+    s1 += (a2 & 0xFFFF) + _ADLER_BASE - 1
+    s2 += (a1 >> 16) + (a2 >> 16) + _ADLER_BASE - rem
+    s1 %= _ADLER_BASE
+    s2 %= _ADLER_BASE
+    return s1 | (s2 << 16)
+
+
+def png_of_parts(size: tuple[int, int], palette: bytes, parts: list[bytes], adlers: list[int],
+                 lengths: list[int]) -> bytes:
+    """PNG bytes of a palette image whose rows (each after its filter byte 0) were deflated in
+    parts (`deflate_part`), given each part's Adler-32 and length."""
+    check = 1
+    for a, n in zip(adlers, lengths, strict=True):
+        check = adler32_combine(check, a, n)
+    idat = b"".join((_ZLIB_HEADER, *parts, _FINAL_EMPTY_BLOCK, struct.pack(">I", check)))
+    header = struct.pack(">IIBBBBB", size[0], size[1], 8, 3, 0, 0, 0)
+    return (_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette)
+            + _chunk(b"IDAT", idat) + _chunk(b"IEND", b""))
+
+
+def filtered_rows(img: Image.Image) -> bytes:
+    """A palette image's rows as a PNG holds them: each after its filter byte 0 (none)."""
+    padded = _padded_rows(img, img.width + 1)
+    return b"\x00" + padded[:-1]
