@@ -31,10 +31,10 @@ def test_kept_train_limit_answers_are_fresh_answers(key: str, monkeypatch: pytes
 
     over_limit = MergerRules.over_limit
 
-    def over_check(self: MergerRules, game: Any) -> dict[str, int]:
-        got = dict(over_limit(self, game))
+    def over_check(self: MergerRules, game: Any, obsolete: list[str]) -> dict[str, int]:
+        got = dict(over_limit(self, game, obsolete))
         game.over_memo = None
-        assert over_limit(self, game) == got
+        assert over_limit(self, game, obsolete) == got
         asked["over"] += 1
         return got
 

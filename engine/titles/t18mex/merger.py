@@ -38,17 +38,18 @@ class MergerRules(MexShareRules):
     # ------------------------------------------------------------ what interrupts a turn
     def pending_interrupt(self, game: Game) -> tuple[str, str, list[str]] | None:
         st = game.state
-        cands: list[str] = mex_state(game).merge_candidates
+        ms = mex_state(game)
+        cands: list[str] = ms.merge_candidates
         if cands:
             first = st.corporations[cands[0]]
             return (first.id if first.floated else NDM, "corporation", ["merge", "pass"])
-        if mex_state(game).cities_to_select:
+        if ms.cities_to_select:
             return (NDM, "corporation", ["assign"])
         # 18MEX's own limit (MexTrainRules, defined after this class in the chain: the phase's,
         # one more for the NdM): the holders over the phase's limit, kept while the trains stay
         # the same (over_limit); else the limit asked of each holder
         if type(self).train_limit_for.__qualname__ == "MexTrainRules.train_limit_for":
-            over = self.over_limit(game)
+            over = self.over_limit(game, ms.obsolete)
             if not over:
                 return None
             limit = over[""]
@@ -68,13 +69,13 @@ class MergerRules(MexShareRules):
                 return (corp.id, "corporation", ["discard_train"])
         return None
 
-    def over_limit(self, game: Game) -> dict[str, int]:
-        """The holders with more counted trains than the phase's limit and how many they hold,
+    def over_limit(self, game: Game, obsolete: list[str]) -> dict[str, int]:
+        """The holders with more counted trains than the phase's limit and how many they hold
+        (`obsolete`: the title state's obsolete trains, which count no more),
         with the limit under "" (empty: none over it). Kept on the game (`over_memo`) with what
         it follows from: the owner of every counted train (held, not gone, not obsolete), in the
         trains' order, and the phase; found again when either differs."""
         st = game.state
-        obsolete = mex_state(game).obsolete  # (is_obsolete, asked after every action: inline)
         owners = [t.owner for t in st.trains
                   if t.owner is not None and not t.gone and t.id not in obsolete]
         memo = game.over_memo
