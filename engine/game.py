@@ -118,6 +118,9 @@ class Game(Replaying):
         # the held trains and phase 1870's train limit was last checked for, and who was over it
         # (engine/titles/t1870/trains.py crowded): a cache, not state
         self.crowd_memo: Any = None
+        # the same for 18MEX's train-limit interruption (engine/titles/t18mex/merger.py
+        # over_limit): a cache, not state
+        self.over_memo: Any = None
         # the digest of the state after the last action (engine/events.py): a cache, not state
         self.digest_memo: Any = None
         self._reset()

@@ -26,7 +26,7 @@ from engine.actions import Route
 from engine.core.data import TitleData
 from engine.errors import EngineError
 from engine.routes.graph import Link, TrackGraph, track_graph
-from engine.routes.reach import is_blocked, token_nodes
+from engine.routes.reach import token_nodes
 from engine.routes.types import Board, NodeRef, RouteRules, TrainSpec
 
 # ---------------------------------------------------------------------------------------------
@@ -89,15 +89,28 @@ def route_context(board: Board, corp: str, rules: RouteRules) -> RouteContext:
     through: list[bool] = []
     blocked: list[bool] = []
     pass_through = rules.pass_through_offboards
+    stop_value = rules.stop_value
+    phase = rules.phase
+    city_tokens = board.tokens
     for info in g.nodes:
-        if rules.stop_value is not None:
-            values.append(rules.stop_value(board, corp, info.ref, rules.phase))
+        ref = info.ref
+        if stop_value is not None:
+            values.append(stop_value(board, corp, ref, phase))
         else:
-            values.append(info.node.value(rules.phase))
-        full = is_blocked(board, info, corp)
+            values.append(info.node.value(phase))
+        # is_blocked(board, info, corp), inline: a city whose every slot holds another's token
+        full = False
+        if ref[1] == "city":
+            in_city = city_tokens.get((ref[0], ref[2]), ())
+            if in_city and corp not in in_city:
+                filled = 0
+                for who in in_city:
+                    if who is not None:
+                        filled += 1
+                full = filled >= max(info.node.slots, len(in_city), 1)
         blocked.append(full)
         # can_pass(board, info, corp, pass_through), with the city's tokens looked at once
-        through.append(not full and not (info.offboard and info.hex not in pass_through))
+        through.append(not full and not (info.offboard and ref[0] not in pass_through))
     toks = token_nodes(board, g, corp)
     token = [False] * len(g.nodes)
     for t in toks:

@@ -38,32 +38,59 @@ class MergerRules(MexShareRules):
     # ------------------------------------------------------------ what interrupts a turn
     def pending_interrupt(self, game: Game) -> tuple[str, str, list[str]] | None:
         st = game.state
-        cands: list[str] = mex_state(game).merge_candidates
+        ms = mex_state(game)
+        cands: list[str] = ms.merge_candidates
         if cands:
             first = st.corporations[cands[0]]
             return (first.id if first.floated else NDM, "corporation", ["merge", "pass"])
-        if mex_state(game).cities_to_select:
+        if ms.cities_to_select:
             return (NDM, "corporation", ["assign"])
-        held = self.counted_holdings(game)
-        if not held:
+        # 18MEX's own limit (MexTrainRules, defined after this class in the chain: the phase's,
+        # one more for the NdM): the holders over the phase's limit, kept while the trains stay
+        # the same (over_limit); else the limit asked of each holder
+        if type(self).train_limit_for.__qualname__ == "MexTrainRules.train_limit_for":
+            over = self.over_limit(game, ms.obsolete)
+            if not over:
+                return None
+            limit = over[""]
+            for corp in st.corporations.values():
+                n = over.get(corp.id)
+                if n is None or corp.kind != "corporation" or corp.closed:
+                    continue
+                if n > (limit + 1 if corp.id == NDM else limit):
+                    return (corp.id, "corporation", ["discard_train"])
             return None
-        # the phase's limit read once, when the limit is 18MEX's own (MexTrainRules, defined
-        # after this class in the chain: the phase's, one more for the NdM)
-        limit = None
-        own_limit = type(self).train_limit_for.__qualname__ == "MexTrainRules.train_limit_for"
+        held = self.counted_holdings(game)
         for corp in st.corporations.values():
             n = held.get(corp.id)
             if n is None or corp.kind != "corporation" or corp.closed:
                 continue
-            if own_limit:
-                if limit is None:
-                    limit = int(self.phase_data(game).get("train_limit", 2))
-                over = n > (limit + 1 if corp.id == NDM else limit)
-            else:
-                over = n > self.train_limit_for(game, corp)
-            if over:
+            if n > self.train_limit_for(game, corp):
                 return (corp.id, "corporation", ["discard_train"])
         return None
+
+    def over_limit(self, game: Game, obsolete: list[str]) -> dict[str, int]:
+        """The holders with more counted trains than the phase's limit and how many they hold
+        (`obsolete`: the title state's obsolete trains, which count no more),
+        with the limit under "" (empty: none over it). Kept on the game (`over_memo`) with what
+        it follows from: the owner of every counted train (held, not gone, not obsolete), in the
+        trains' order, and the phase; found again when either differs."""
+        st = game.state
+        owners = [t.owner for t in st.trains
+                  if t.owner is not None and not t.gone and t.id not in obsolete]
+        memo = game.over_memo
+        if memo is not None and memo[1] == st.phase and memo[0] == owners:
+            over: dict[str, int] = memo[2]
+            return over
+        limit = int(self.phase_data(game).get("train_limit", 2))
+        held: dict[str, int] = {}
+        for o in owners:
+            held[o] = held.get(o, 0) + 1
+        over = {o: n for o, n in held.items() if n > limit}
+        if over:
+            over[""] = limit
+        game.over_memo = (owners, st.phase, over)
+        return over
 
     def process_interrupt(self, game: Game, rnd: Any, action: Any, pending: tuple[str, str, list[str]]) -> None:
         st = game.state
