@@ -534,6 +534,22 @@ def _changed(kept: Kept, plan: _Plan) -> set[str]:
     return changed
 
 
+def _blank_near(base: _Base, size: tuple[int, int], boxes: list[tuple[int, int, int, int]],
+                small: list[tuple[int, int, int, int]]) -> Image.Image:
+    """What the map shows under its ink in the redrawn boxes (`small`, at the map's scale;
+    `boxes`, supersampled): the background and the fill of every hex they meet."""
+    blank = scratch("blank", "RGB", size)
+    bd = ImageDraw.Draw(blank)
+    geo_lay = base.plan.geo.layout
+    for sb in small:
+        blank.paste(theme.BACKGROUND, sb)
+    near = base.meeting([_fbox(b) for b in boxes])
+    for hx, _, art in base.arts:
+        if hx.name in near:
+            bd.polygon(geo_lay.polygon(geo_lay.center(hx.x, hx.y)), fill=art.fill)
+    return blank
+
+
 def _patched(kept: Kept, base: _Base, changed: set[str]) -> Image.Image:
     """The kept map with the changed hexes drawn again (and kept as the game's last map), its
     labels placed on the whole map, the discs placement draws drawn on the scratch canvas over
@@ -548,15 +564,7 @@ def _patched(kept: Kept, base: _Base, changed: set[str]) -> Image.Image:
         small = [(b[0] // k, b[1] // k, b[2] // k, b[3] // k) for b in boxes]
         for b, s in zip(boxes, small, strict=True):
             out.paste(canvas.crop(b).reduce(k), s[:2])
-        blank = scratch("blank", "RGB", out.size)
-        bd = ImageDraw.Draw(blank)
-        geo_lay = plan.geo.layout
-        for s in small:
-            blank.paste(theme.BACKGROUND, s)
-        near = base.meeting([_fbox(b) for b in boxes])
-        for h, _, art in base.arts:
-            if h.name in near:
-                bd.polygon(geo_lay.polygon(geo_lay.center(h.x, h.y)), fill=art.fill)
+        blank = _blank_near(base, out.size, boxes, small)
         for s in small:
             ink.paste(ImageChops.difference(out.crop(s), blank.crop(s)).convert("L").point(_INK),
                       s[:2])
@@ -642,15 +650,7 @@ def _png_patched(kept: Kept, base: _Base, changed: set[str], palette: Image.Imag
         canvas = _redraw(base, canvas_size, boxes)
         for b, sb in zip(boxes, small, strict=True):
             bands.paste(canvas.crop(b).reduce(k), sb[:2])
-        blank = scratch("blank", "RGB", (w, h))
-        bd = ImageDraw.Draw(blank)
-        geo_lay = plan.geo.layout
-        for sb in small:
-            blank.paste(theme.BACKGROUND, sb)
-        near = base.meeting([_fbox(b) for b in boxes])
-        for hx, _, art in base.arts:
-            if hx.name in near:
-                bd.polygon(geo_lay.polygon(geo_lay.center(hx.x, hx.y)), fill=art.fill)
+        blank = _blank_near(base, (w, h), boxes, small)
         for sb in small:
             x0, y0, x1, y1 = max(0, sb[0]), max(0, sb[1]), min(w, sb[2]), min(h, sb[3])
             if x1 <= x0 or y1 <= y0:

@@ -13,23 +13,14 @@ from engine.flow.stock import sell_certs
 from engine.state import Corporation
 from engine.titles.t1870 import market as zones
 from engine.titles.t1870 import protection
-from engine.titles.t1870.rounds import end_manually
+from engine.titles.t1870.rounds import Round1870, end_manually
 from engine.titles.t1870.state import Sale
 
 if TYPE_CHECKING:
     from engine.game import Game
-    from engine.titles.t1870.title import Title1870
 
 
-class OperatingRound1870(OperatingRound):
-
-    if TYPE_CHECKING:
-        @property
-        def title(self) -> Title1870: ...
-    else:
-        @property
-        def title(self):  # (self.game.title, a Title1870: without cast's call, asked very often)
-            return self.game.title
+class OperatingRound1870(Round1870, OperatingRound):
 
     def __init__(self, game: Game, round_num: int) -> None:
         self.conn_runs: list[str] = []

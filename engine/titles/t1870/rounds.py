@@ -67,8 +67,11 @@ class Auction1870(WaterfallAuction):
 
 
 # ================================================================ stock round
-class StockRound1870(StockRound):
+class Round1870:
+    """Mixed into 1870's rounds: their title typed as Title1870 for the checker; at run time the
+    game's title as it is (without cast's call: asked very often)."""
 
+    game: Game
     if TYPE_CHECKING:
         @property
         def title(self) -> Title1870: ...
@@ -76,6 +79,9 @@ class StockRound1870(StockRound):
         @property
         def title(self):  # (self.game.title, a Title1870: without cast's call, asked very often)
             return self.game.title
+
+
+class StockRound1870(Round1870, StockRound):
 
     def __init__(self, game: Game) -> None:
         self.protect_mode = False
