@@ -126,15 +126,17 @@ def _threads_cpu() -> dict[str, float]:
 
 
 def bot_process(port: int, database: str, processes: int | None, threads: int,
-                conn: Connection, images: bool = True) -> None:
+                conn: Connection, images: bool = True, split: bool = False) -> None:
     """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
-    bench's control messages on `conn`."""
+    bench's control messages on `conn`. `split`: the games in the game process
+    (config game_process, bot/gameproc.py), started by this one."""
+    main = _bot_main(port, database, processes, threads, conn, images, split)
     if os.environ.get("BENCH_LOOP") == "asyncio":  # an experiment: asyncio's own loop
-        asyncio.run(_bot_main(port, database, processes, threads, conn, images))
+        asyncio.run(main)
         return
     from bot.app import run_loop
 
-    run_loop(_bot_main(port, database, processes, threads, conn, images))  # as python -m bot
+    run_loop(main)  # as python -m bot
 
 
 class GcWatch:
@@ -161,8 +163,53 @@ class GcWatch:
         self.total, self.count, self.worst = [0.0, 0.0, 0.0], [0, 0, 0], 0.0
 
 
+def _counters(service: Any, store: Any, collector: Any, gcw: GcWatch) -> dict[str, Any]:
+    """The counters of the process running `service` (the bot's, or the game process's)."""
+    workers = _render_workers(service.images)
+    return {
+        "lag_worst_ms": service.lag.worst * 1000,
+        "lag_warnings": service.lag.warnings,
+        "superseded": service.images.superseded,
+        "drawn": service.images.drawn,
+        "render_cpu": sum(_cpu_of(p) for p in workers),
+        "render_mb": [_memory_of(p) for p in workers],
+        "gc": (list(gcw.count), list(gcw.total), gcw.worst),
+        "commits": getattr(getattr(store.db, "group", None), "commits", 0),
+        "quiet_passes": collector.passes,
+        # (getattr: the bench also runs on trees before bot/quiet.py, load_ab.sh)
+        "groundwork": getattr(getattr(service, "groundwork", None), "done", 0),
+        "calms": getattr(service.quiet, "calms", 0),
+        "threads_cpu": _threads_cpu(),
+    }
+
+
+def _game_calls(service: Any, commands: Any) -> dict[str, Any]:
+    """The bench's calls in the game process (bot/gameproc.py `extra`)."""
+    gcw = GcWatch()
+    collector = type("C", (), {"passes": 0})()  # the game process's collector is not exposed
+
+    async def idle() -> None:
+        await service.images.idle()
+
+    async def reset() -> None:
+        service.lag.worst, service.lag.warnings = 0.0, 0
+        gcw.reset()
+
+    async def stats() -> dict[str, Any]:
+        return _counters(service, service.store, collector, gcw)
+
+    return {"idle": idle, "reset": reset, "stats": stats}
+
+
+def bench_game_main(config: Any, path: str) -> None:
+    """The game process of the bench's bot (its own counters as extra calls)."""
+    from bot.gameproc import game_main
+
+    game_main(config, path, _game_calls)
+
+
 async def _bot_main(port: int, database: str, processes: int | None, threads: int,
-                    conn: Connection, images: bool) -> None:
+                    conn: Connection, images: bool, split: bool = False) -> None:
     from bot.app import RailBot, tune_collector
     from bot.config import Config
     from bot.service import Service
@@ -176,12 +223,21 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     if os.environ.get("BENCH_GC"):  # an experiment: gen0,gen1,gen2 thresholds
         gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
     config = Config(database=Path(database), guild_ready_timeout=0.05,
-                    render_processes=processes, engine_threads=threads, render_images=images)
+                    render_processes=processes, engine_threads=threads, render_images=images,
+                    game_process=split)
     if os.environ.get("BENCH_NICE"):  # the render workers' niceness (default: the config's)
         config = dataclasses.replace(config, render_nice=int(os.environ["BENCH_NICE"]))
-    store = await Store.open(config.database)
-    service = Service.from_config(store, config)
-    bot = RailBot(config, service)
+    games: Any = None
+    if split:
+        from bot.gameproc import GameProcess
+
+        games = GameProcess(config, target=bench_game_main)
+        await games.start()
+        bot = RailBot(config, None, rail=games.rail, quiet=games.quiet)
+    else:
+        store = await Store.open(config.database)
+        service = Service.from_config(store, config)
+        bot = RailBot(config, service)
     if os.environ.get("BENCH_QUIET_GC"):  # an experiment: the quiet passes' young count (0: off)
         bot.collector.young = int(os.environ["BENCH_QUIET_GC"])
     await bot.login("fake-token")
@@ -194,48 +250,61 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
             msg = await loop.run_in_executor(None, conn.recv)
             if msg == "idle":  # every image asked for so far is drawn
                 await asyncio.sleep(0.3)
-                await service.images.idle()
+                await (games.call("idle") if split else service.images.idle())
                 conn.send(None)
             elif msg == "reset":  # counters from now on
-                service.lag.worst, service.lag.warnings = 0.0, 0
+                bot.lag.worst, bot.lag.warnings = 0.0, 0
                 gcw.reset()
+                if split:
+                    await games.call("reset")
                 conn.send(None)
             elif msg == "stats":
-                workers = _render_workers(service.images)
                 self_cpu = resource.getrusage(resource.RUSAGE_SELF)
-                conn.send({
-                    "lag_worst_ms": service.lag.worst * 1000,
-                    "lag_warnings": service.lag.warnings,
-                    "superseded": service.images.superseded,
-                    "drawn": service.images.drawn,
-                    "bot_cpu": self_cpu.ru_utime + self_cpu.ru_stime,
-                    "threads_cpu": _threads_cpu(),
-                    "render_cpu": sum(_cpu_of(p) for p in workers),
-                    "render_mb": [_memory_of(p) for p in workers],
-                    "gc": (list(gcw.count), list(gcw.total), gcw.worst),
-                    "commits": getattr(getattr(store.db, "group", None), "commits", 0),
+                cpu = self_cpu.ru_utime + self_cpu.ru_stime
+                if not split:
+                    out = _counters(service, store, bot.collector, gcw)
+                    out["bot_cpu"] = out["client_cpu"] = cpu
+                    conn.send(out)
+                    continue
+                out = await games.call("stats")
+                games_cpu = _cpu_of(games.pid)
+                counts, totals, worst = out["gc"]
+                out.update({
+                    "bot_cpu": cpu + games_cpu, "client_cpu": cpu, "games_cpu": games_cpu,
+                    "games_pid": games.pid,
+                    "lag_worst_ms": max(out["lag_worst_ms"], bot.lag.worst * 1000),
+                    "lag_warnings": out["lag_warnings"] + bot.lag.warnings,
+                    "gc": ([a + b for a, b in zip(counts, gcw.count, strict=True)],
+                           [a + b for a, b in zip(totals, gcw.total, strict=True)],
+                           max(worst, gcw.worst)),
                     "quiet_passes": bot.collector.passes,
-                    # (getattr: the bench also runs on trees before bot/quiet.py, load_ab.sh)
-                    "groundwork": getattr(getattr(service, "groundwork", None), "done", 0),
+                    "threads_cpu": {**{f"client {k}": v for k, v in _threads_cpu().items()},
+                                    **{f"games {k}": v for k, v in out["threads_cpu"].items()}},
                 })
+                conn.send(out)
             else:
                 break
     finally:
-        await service.lag.stop()
+        await bot.lag.stop()
         await bot.close()
         task.cancel()
-        service.close()
-        await store.close()
+        if split:
+            await games.close()
+        else:
+            await service.lag.stop()
+            service.close()
+            await store.close()
         conn.send("stopped")
 
 
 class BotProcess:
     def __init__(self, port: int, database: Path, processes: int | None, threads: int,
-                 images: bool = True) -> None:
+                 images: bool = True, split: bool = False) -> None:
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=bot_process,
-                                args=(port, str(database), processes, threads, child, images),
+                                args=(port, str(database), processes, threads, child, images,
+                                      split),
                                 name="bot")
         self.proc.start()
 
@@ -392,7 +461,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:
         bot = BotProcess(fake.port, Path(tmp) / "bot.sqlite3", args.render_processes,
-                         args.engine_threads, not args.no_images)
+                         args.engine_threads, not args.no_images, args.game_process)
         spy: subprocess.Popen[bytes] | None = None
         try:
             await bot.ready()
@@ -414,8 +483,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             fake_before = resource.getrusage(resource.RUSAGE_SELF)
             out["load_before"] = loadavg()
             if args.profile:
+                # with --game-process, BENCH_SPY_GAMES=1 samples the game process instead
+                pid = (before["games_pid"] if os.environ.get("BENCH_SPY_GAMES")
+                       and "games_pid" in before else bot.proc.pid)
                 spy = subprocess.Popen(
-                    ["py-spy", "record", "--pid", str(bot.proc.pid), "--threads", "--gil",
+                    ["py-spy", "record", "--pid", str(pid), "--threads", "--gil",
                      "--rate", os.environ.get("BENCH_SPY_RATE", "100"), "--nonblocking", "-o", args.profile,
                      *(["--format", "speedscope"] if args.profile.endswith(".json") else
                        ["--format", "raw"] if args.profile.endswith(".txt") else [])],
@@ -453,7 +525,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out["render_mb"] = after["render_mb"]
             out["quiet_passes"] = after["quiet_passes"] - before["quiet_passes"]
             out["groundwork"] = after["groundwork"] - before["groundwork"]
-            for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
+            out["calms"] = after["calms"] - before["calms"]
+            for k in ("superseded", "drawn", "bot_cpu", "render_cpu", "client_cpu", "games_cpu"):
+                if k not in after:
+                    continue
                 out[k] = after[k] - before[k]
             out["threads_cpu"] = {k: v - before["threads_cpu"].get(k, 0.0)
                                   for k, v in after["threads_cpu"].items()}
@@ -507,6 +582,10 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
               f"{statistics.median(images) * ms:.0f} ms, p95 {pct(images, 0.95) * ms:.0f} ms, "
               f"max {max(images) * ms:.0f} ms; all drawn {r['images_s']:.1f} s after the start")
     n = len(first)
+    if "games_cpu" in r:
+        print(f"CPU of the bot's two processes: Discord client {r['client_cpu']:.1f} s "
+              f"({r['client_cpu'] / n * ms:.2f} ms a move), game process {r['games_cpu']:.1f} s "
+              f"({r['games_cpu'] / n * ms:.2f} ms a move)")
     print(f"CPU over the moves: bot process {r['bot_cpu']:.1f} s ({r['bot_cpu'] / n * ms:.1f} ms "
           f"a move), render workers {r['render_cpu']:.1f} s, fake Discord {r['fake_cpu']:.1f} s "
           f"({r['fake_cpu'] / n * ms:.1f} ms a move)")
@@ -522,7 +601,8 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
         f"gen{g} {counts[g]}x {totals[g] * ms:.0f} ms" for g in range(3))
         + f"; longest pass {worst * ms:.0f} ms ({r['quiet_passes']} asked for when quiet); "
         f"SQLite commits {r['commits']}")
-    print(f"groundwork done when no command was in flight: {r['groundwork']} games")
+    print(f"groundwork done when no command was in flight: {r['groundwork']} games; "
+          f"the bot went quiet (no command in flight) {r['calms']} times")
     if "import" in r:
         text, took = r["import"]
         print(f"import of {args.import_undos} undo/redo pairs: {took:.1f} s: {text}")
@@ -546,6 +626,9 @@ def main() -> int:
                              "(every image drawn)")
     parser.add_argument("--no-images", action="store_true",
                         help="the bot draws no images (config render_images = false)")
+    parser.add_argument("--game-process", action="store_true",
+                        help="the games in a process of their own beside the Discord client "
+                             "(config game_process = true, bot/gameproc.py)")
     parser.add_argument("--import-undos", type=int, default=0)
     parser.add_argument("--profile", default="",
                         help="py-spy the bot's process into this file while the moves run")

@@ -15,11 +15,11 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from bot import auto, longcmds, mapviews, moves
+from bot import auto, consent, longcmds, mapviews, moves
 from bot.naming import Named
-from bot.replies import BotError, Reply
+from bot.replies import Attachment, BotError, Reply
 from bot.service import Service, Who
 from bot.specs import (
     LONG_GAMES,
@@ -33,10 +33,14 @@ from bot.specs import (
     Spec,
 )
 from bot.store import GameRecord
+from bot.turns import Outgoing
+
+if TYPE_CHECKING:
+    from bot.mail.transport import MailDesk
 
 __all__ = [
     "LONG_GAMES", "MAX_IMPORT_BYTES", "MAX_OPTION_TEXT", "MOVES", "MOVE_PARAMS", "OTHER", "SPECS",
-    "Commands", "Ctx", "Param", "Spec", "answered", "fault_reply",
+    "Commands", "Ctx", "Param", "Rail", "Spec", "answered", "fault_reply",
 ]
 
 
@@ -80,9 +84,72 @@ async def answered(work: Awaitable[Reply], what: str) -> Reply:
         return fault_reply(what)
 
 
+class Rail(Protocol):
+    """What the Discord layer asks of the command layer: `Commands` in the bot's process, or
+    `bot.gameproc.RemoteCommands` calling the same methods in the game process."""
+
+    async def run(self, name: str, ctx: Ctx, **args: Any) -> Reply: ...
+    async def choices(self, ctx: Ctx, command: str, param: str, typed: str,
+                      filled: dict[str, Any]) -> list[tuple[str, str]]: ...
+    async def import_file(self, ctx: Ctx, raw: bytes, players: str) -> Reply: ...
+    async def answer_undo(self, ctx: Ctx, request_id: int, accept: bool) -> Reply: ...
+    async def answer_vote(self, ctx: Ctx, vote_id: int, yes: bool) -> Reply: ...
+    async def confirm_run(self, ctx: Ctx, proposal_id: int) -> Reply: ...
+    async def answer_sale(self, ctx: Ctx, request_id: int, accept: bool) -> Reply: ...
+    async def invite(self, ctx: Ctx, address: str, player: str) -> Reply: ...
+    async def seat_names(self, channel_id: int) -> list[str]: ...
+    async def finish_images(self, reply: Reply) -> list[Attachment]: ...
+    def drop_images(self, reply: Reply) -> None: ...
+    def start_notices(self, send: Callable[[Outgoing], Awaitable[None]],
+                      ready: Callable[[], Awaitable[Any]] | None = None) -> None: ...
+    async def stop_notices(self) -> None: ...
+
+
 class Commands:
     def __init__(self, service: Service) -> None:
         self.service = service
+        self.mail: MailDesk | None = None  # the e-mail transport, if the bot runs it
+
+    # -- what the Discord layer asks besides commands (`Rail`) ------------------------------
+
+    async def confirm_run(self, ctx: Ctx, proposal_id: int) -> Reply:
+        """The president runs the proposed best run (bot/consent.py)."""
+        return await consent.confirm(self.service, ctx.who, proposal_id, ctx.interaction_id)
+
+    async def answer_sale(self, ctx: Ctx, request_id: int, accept: bool) -> Reply:
+        """A train sale request answered (bot/consent.py)."""
+        return await consent.answer_reply(self.service, ctx.who, request_id, accept,
+                                          ctx.interaction_id)
+
+    async def invite(self, ctx: Ctx, address: str, player: str) -> Reply:
+        """/invite: a player who plays by e-mail (bot/mail/)."""
+        try:
+            if self.mail is None:
+                raise BotError("This bot does not run the e-mail transport.")
+            game = await self.service.game_here(ctx.channel_id)
+            return await self.mail.invite(ctx.who, game.id, address, player[:80])
+        except BotError as err:
+            return Reply(str(err), ephemeral=True)
+
+    async def seat_names(self, channel_id: int) -> list[str]:
+        """The seats of this channel's game, in order (autocomplete)."""
+        record = await self.service.store.game_in_channel(channel_id)
+        return [] if record is None else [p.name for p in record.seated]
+
+    async def finish_images(self, reply: Reply) -> list[Attachment]:
+        """The images a sent reply still needs (bot/core.py)."""
+        return await self.service.finish_images(reply)
+
+    def drop_images(self, reply: Reply) -> None:
+        """The reply could not be sent: its images are not drawn."""
+        reply.images = None
+
+    def start_notices(self, send: Callable[[Outgoing], Awaitable[None]],
+                      ready: Callable[[], Awaitable[Any]] | None = None) -> None:
+        self.service.start_notices(send, ready)
+
+    async def stop_notices(self) -> None:
+        await self.service.stop_notices()
 
     async def run(self, name: str, ctx: Ctx, **args: Any) -> Reply:
         """Run one command; a refusal (BotError) becomes a private reply with its reason."""

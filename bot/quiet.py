@@ -28,18 +28,28 @@ class Quiet:
         self._busy = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
+        self.calms = 0  # times the count fell to none (tests, benches)
 
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
         """A command is being answered (until its first reply is out)."""
-        self._busy += 1
-        self._quiet.clear()
+        self.enter()
         try:
             yield
         finally:
-            self._busy -= 1
-            if not self._busy:
-                self._quiet.set()
+            self.leave()
+
+    def enter(self) -> None:
+        """One more command in flight (`busy` without the block: the game process counts the
+        Discord client's commands this way, bot/gameproc.py)."""
+        self._busy += 1
+        self._quiet.clear()
+
+    def leave(self) -> None:
+        self._busy = max(0, self._busy - 1)
+        if not self._busy:
+            self.calms += 1
+            self._quiet.set()
 
     @property
     def in_flight(self) -> int:

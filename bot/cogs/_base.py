@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.commands import Commands, Ctx
+from bot.commands import Commands, Ctx, Rail
 from bot.replies import Attachment, BotError, Reply
 from bot.service import Who
 
@@ -27,7 +27,7 @@ DEFER_AFTER = 2.0
 NO_PINGS = discord.AllowedMentions.none()
 
 
-def commands_of(interaction: discord.Interaction[Any]) -> Commands:
+def commands_of(interaction: discord.Interaction[Any]) -> Rail:
     client: RailBot = interaction.client
     return client.rail
 
@@ -150,7 +150,7 @@ async def add_images(interaction: discord.Interaction[Any], reply: Reply) -> Non
     a newer move of the game will post them)."""
     if reply.images is None:
         return
-    attachments = await commands_of(interaction).service.finish_images(reply)
+    attachments = await commands_of(interaction).finish_images(reply)
     fitting = _files(interaction, [*reply.attachments, *attachments])
     if not attachments or not fitting:
         return
@@ -170,7 +170,7 @@ async def run_and_reply(
     reply's images (drawn after the answer is out)."""
     client: RailBot = interaction.client
     # the collector's passes, images and groundwork wait for the first reply (bot/quiet.py)
-    with client.service.quiet.busy():
+    with client.quiet.busy():
         task = asyncio.ensure_future(work())
         # Discord's 3 s run from the interaction's creation: time spent before this handler
         # ran (a busy event loop) counts
@@ -179,7 +179,11 @@ async def run_and_reply(
         if not done:
             await interaction.response.defer(thinking=True)
         reply = await task
-        await respond(interaction, reply)
+        try:
+            await respond(interaction, reply)
+        except BaseException:
+            commands_of(interaction).drop_images(reply)
+            raise
     await add_images(interaction, reply)
     _let_go(interaction)
 
@@ -193,7 +197,7 @@ def _let_go(interaction: discord.Interaction[Any]) -> None:
         delattr(interaction, "_cs_response")  # discord.py's cache of `interaction.response`
 
 
-Answer = Callable[[Ctx, Commands, bool, int], Awaitable[Reply]]
+Answer = Callable[[Ctx, Rail, bool, int], Awaitable[Reply]]
 
 
 async def on_button(interaction: discord.Interaction[Any], prefix: str, answer: Answer) -> None:

@@ -18,10 +18,9 @@ class Consent(commands.Cog):
         """Buttons with custom id "sale:yes:<request>" / "sale:no:<request>" and
         "run:yes:<proposal>"."""
         await on_button(interaction, consent.RUN_PREFIX, lambda ctx, cmds, _yes, proposal:
-                        consent.confirm(cmds.service, ctx.who, proposal, ctx.interaction_id))
+                        cmds.confirm_run(ctx, proposal))
         await on_button(interaction, consent.PREFIX, lambda ctx, cmds, yes, request:
-                        consent.answer_reply(cmds.service, ctx.who, request, yes,
-                                             ctx.interaction_id))
+                        cmds.answer_sale(ctx, request, yes))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,12 +20,9 @@ if TYPE_CHECKING:
 
 async def _seat_choices(interaction: discord.Interaction[Any],
                         current: str) -> list[app_commands.Choice[str]]:
-    record = await commands_of(interaction).service.store.game_in_channel(
-        interaction.channel_id or 0)
-    if record is None:
-        return []
-    out = [app_commands.Choice(name=f"{i + 1}. {p.name}"[:100], value=str(i + 1))
-           for i, p in enumerate(record.seated)]
+    names = await commands_of(interaction).seat_names(interaction.channel_id or 0)
+    out = [app_commands.Choice(name=f"{i + 1}. {name}"[:100], value=str(i + 1))
+           for i, name in enumerate(names)]
     return [c for c in out if current.lower() in c.name.lower()][:25]
 
 
@@ -34,10 +31,10 @@ class LongGames(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.service.start_notices(self._send, self.bot.wait_until_ready)
+        self.bot.rail.start_notices(self._send, self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
-        await self.bot.service.stop_notices()
+        await self.bot.rail.stop_notices()
 
     async def _send(self, msg: Outgoing) -> None:
         mentions = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,

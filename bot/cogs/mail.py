@@ -11,7 +11,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._base import commands_of, ctx_of, run_and_reply
-from bot.replies import BotError, Reply
 
 if TYPE_CHECKING:
     from bot.app import RailBot
@@ -26,19 +25,8 @@ class Mail(commands.Cog):
     async def invite(self, interaction: discord.Interaction[Any], address: str,
                      player: str) -> None:
         ctx = ctx_of(interaction)
-        desk = self.bot.mail
-        service = commands_of(interaction).service
-
-        async def work() -> Reply:
-            try:
-                if desk is None:
-                    raise BotError("This bot does not run the e-mail transport.")
-                game = await service.game_here(ctx.channel_id)
-                return await desk.invite(ctx.who, game.id, address, player[:80])
-            except BotError as err:
-                return Reply(str(err), ephemeral=True)
-
-        await run_and_reply(interaction, work)
+        cmds = commands_of(interaction)
+        await run_and_reply(interaction, lambda: cmds.invite(ctx, address, player))
 
 
 async def setup(bot: RailBot) -> None:
