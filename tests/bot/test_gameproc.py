@@ -17,7 +17,16 @@ import pytest
 from bot.app import RailBot
 from bot.commands import Commands, Ctx
 from bot.config import Config
-from bot.gameproc import GameProcess, GameProcessGone, GameSide, WireCtx, game_main, wire_ctx
+from bot.gameproc import (
+    GameProcess,
+    GameProcessGone,
+    GameSide,
+    Outbox,
+    WireCtx,
+    _read,
+    game_main,
+    wire_ctx,
+)
 from bot.service import Who
 from tests.bot.conftest import DRAFT, STOCK_ROUND
 from tests.bot.fake_discord import FakeDiscord, Sent, User
@@ -198,3 +207,35 @@ def test_a_context_crosses_with_its_mentions_resolved() -> None:
     assert back.resolve_user("Eve") is None and back.make_thread is None
     assert (back.who, back.guild_id, back.channel_id, back.interaction_id) == (
         Who(1, "Al"), 9, 7, "42")
+
+
+async def test_messages_of_one_moment_share_a_write() -> None:
+    got: list[Any] = []
+    done = asyncio.Event()
+
+    async def serve(reader: asyncio.StreamReader, _writer: asyncio.StreamWriter) -> None:
+        while len(got) < 7:
+            got.append(await _read(reader))
+        done.set()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    out = Outbox(writer)
+    out.send(("one", 1))  # the first goes out at the loop's next turn
+    await asyncio.sleep(0)
+    assert out.writes == 1
+    for i in range(5):  # within GAP of that write: they wait, and share one
+        out.send(("many", i))
+    await asyncio.sleep(0)
+    assert out.writes == 1
+    await asyncio.sleep(out.GAP * 2)
+    assert out.writes == 2
+    await asyncio.sleep(out.GAP * 2)
+    out.send(("late", 0))  # GAP after the last write: at once
+    await asyncio.sleep(0)
+    assert out.writes == 3
+    await asyncio.wait_for(done.wait(), 5)
+    assert got == [("one", 1), *[("many", i) for i in range(5)], ("late", 0)]
+    out.close()
+    server.close()
