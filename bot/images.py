@@ -252,7 +252,15 @@ class ImageDesk:
         await self._idle.wait()
 
     def close(self) -> None:
+        """Stop the workers now (a drawing is dropped: images are made again from the log).
+        Stopped, not only told to stop: a worker still starting, or waiting for work its pool
+        no longer sends once the process is exiting, otherwise held the process's exit up
+        (multiprocessing joins its children at exit)."""
         for i, pool in enumerate(self._pools):
             if pool is not None:
+                workers = list((getattr(pool, "_processes", None) or {}).values())
                 pool.shutdown(wait=False, cancel_futures=True)
+                for worker in workers:
+                    if worker.is_alive():
+                        worker.terminate()
                 self._pools[i] = None

@@ -239,3 +239,37 @@ async def test_messages_of_one_moment_share_a_write() -> None:
     assert got == [("one", 1), *[("many", i) for i in range(5)], ("late", 0)]
     out.close()
     server.close()
+
+
+async def test_python_m_bot_runs_the_client_and_its_game_process(tmp_path: Path) -> None:
+    """bot.app.run_discord with game_process = true, as `python -m bot` runs it."""
+    from bot.app import run_discord
+
+    fake = FakeDiscord()
+    await fake.start()
+    old = fake.patch()
+    config = Config(database=tmp_path / "bot.sqlite3", guild_ready_timeout=0.05,
+                    game_process=True, render_images=False)
+    task = asyncio.create_task(run_discord(config, "fake-token"))
+    try:
+        await asyncio.wait_for(fake.identified.wait(), 60)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 30
+        while "create" not in fake.commands and loop.time() < end:
+            await asyncio.sleep(0.05)
+        alice = User(1001, "Alice")
+        sent = fake.final(await fake.invoke(alice, fake.main_channel, "create", title="18MS",
+                                            timeout=30))
+        assert "Created 18MS game #1" in sent.content, sent.content
+        assert (tmp_path / "bot.sqlite3").exists()
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(task, 30)
+        await fake.stop()
+        FakeDiscord.restore(old)
+    assert task.done()
+    # the game process stopped with the client
+    import multiprocessing
+
+    assert not [p for p in multiprocessing.active_children() if p.name == "rail-games"]
