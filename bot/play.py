@@ -46,10 +46,19 @@ class ServicePlay(ServiceCore):
                 raise BotError(f"This answers the position after move {at_position}; the game "
                                f"has moved on (move {len(live.records)}): answer the latest "
                                "mail.")
-            # can take a while: off the loop; the legal answer with names (a player may type a
-            # place or a company's name) in the same hop when it is the player's turn
-            legal, turn, named = await self.run_engine(self._legal_named, live.game,
-                                                       player_engine_id)
+            # the legal answer with names (a player may type a place or a company's name): as
+            # the groundwork (or an autocomplete) left it when the state is unchanged since;
+            # else worked out now (can take a while: off the loop), with the names in the same
+            # hop when it is the player's turn
+            ready = self._kept_ready(live)
+            if ready is not None:
+                legal, turn, prepared = ready
+                named = prepared if player_engine_id in turn.acting else None
+            else:
+                legal, turn, named = await self.run_engine(self._legal_named, live.game,
+                                                           player_engine_id)
+                if named is not None:
+                    live.ready = (legal, turn, named)
             acting = turn.acting
             if named is None:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
