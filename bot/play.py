@@ -21,6 +21,7 @@ from engine.game import Game
 from engine.legal import Legal
 from engine.routes.byname import routes_by_name
 from engine.view import GameView, ViewKey
+from engine.viewbuild import round_name
 from render.rotations import render_rotations
 from render.routes import render_routes
 
@@ -155,7 +156,8 @@ class ServicePlay(ServiceCore):
             known = live.key if live.key_at == len(live.records) else None
             done = await self.run_engine(self._engine_move, game, action, agreed, known,
                                          story.player_names(live.record),
-                                         (live.record.id, len(live.records)))
+                                         (live.record.id, len(live.records)),
+                                         self.render_images)
         except EngineError as err:
             raise BotError(str(err)) from err
         dumped = done.dumped
@@ -201,7 +203,7 @@ class ServicePlay(ServiceCore):
         try:
             if done.after is None:
                 raise done.failed or RuntimeError("no view after the move")
-            after, kinds, turn = done.after
+            after, kinds, turn, round_now = done.after
             live.key, live.key_at = after, len(live.records)
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
@@ -214,7 +216,7 @@ class ServicePlay(ServiceCore):
             else:
                 self._add_ping(reply, live.record, turn)
             await self._turn_changed(live.record, turn, len(live.records),
-                                     after.round, reply)
+                                     round_now, reply)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
@@ -248,13 +250,13 @@ class ServicePlay(ServiceCore):
 
     def _engine_move(self, game: Game, action: dict[str, Any], agreed: bool,
                      known: ViewKey | None, shown: dict[str, str],
-                     story_key: tuple[int, int]) -> _Moved:
+                     story_key: tuple[int, int], keyed: bool = True) -> _Moved:
         """On an engine thread, one hop for a move: the move (or its refusal: EngineError),
         then the move in words and what followed from it (bot/story.py), then the key of the
         view after it, the images that changed and who acts next. A failure after the move is kept in
         the answer (the move stands: the caller stores it, then reports the failure as
-        before)."""
-        stored, before = self._engine_apply(game, action, agreed, known)
+        before). `keyed` False (no images are drawn): no view keys, no images changed."""
+        stored, before = self._engine_apply(game, action, agreed, known, keyed)
         dumped = dump_action(stored)
         out = _Moved(dumped)
         try:  # story_key: the game and the log's length before this move
@@ -269,20 +271,25 @@ class ServicePlay(ServiceCore):
 
     @staticmethod
     def _engine_apply(game: Game, action: dict[str, Any], agreed: bool,
-                      known: ViewKey | None = None) -> tuple[Action, ViewKey]:
+                      known: ViewKey | None = None, keyed: bool = True
+                      ) -> tuple[Action, ViewKey | None]:
         """On an engine thread: the view's key before the move (`known`: the key after the
-        previous move, the game unchanged since), then the move (or its refusal)."""
-        before: ViewKey = known if known is not None else game.view_key()
+        previous move, the game unchanged since; none unless `keyed`: no images are drawn),
+        then the move (or its refusal)."""
+        before = known if known is not None else game.view_key() if keyed else None
         stored: Action = game.apply(action, agreed=agreed)
         return stored, before
 
-    def _engine_after(self, game: Game, before: ViewKey
-                      ) -> tuple[ViewKey, tuple[str, ...], Turn]:
+    def _engine_after(self, game: Game, before: ViewKey | None
+                      ) -> tuple[ViewKey | None, tuple[str, ...], Turn, str]:
         """On an engine thread: the view's key after the move (the full view is built only if
-        its images are drawn), which images changed, and who acts next (their legal answer is
-        worked out later: bot/quiet.py's Groundwork, or their first command)."""
+        its images are drawn), which images changed, who acts next (their legal answer is
+        worked out later: bot/quiet.py's Groundwork, or their first command) and the round's
+        name. Without the key before (no images are drawn): no key, no images changed."""
+        if before is None:
+            return None, (), self._turn(game), round_name(game)
         after: ViewKey = game.view_key()
-        return after, self._changed(before, after), self._turn(game)
+        return after, self._changed(before, after), self._turn(game), after.round
 
     @staticmethod
     def _changed(before: ViewKey | GameView, after: ViewKey | GameView) -> tuple[str, ...]:
@@ -305,7 +312,7 @@ class _Moved:
 
     dumped: dict[str, Any]
     told: tuple[str | None, list[str]] | None = None
-    after: tuple[ViewKey, tuple[str, ...], Turn] | None = None
+    after: tuple[ViewKey | None, tuple[str, ...], Turn, str] | None = None
     failed: Exception | None = None
 
 
