@@ -49,27 +49,44 @@ class ServicePlay(ServiceCore):
                                "mail.")
             # the legal answer with names (a player may type a place or a company's name): as
             # the groundwork (or an autocomplete) left it when the state is unchanged since;
-            # else worked out now (can take a while: off the loop), with the names in the same
-            # hop when it is the player's turn
+            # else worked out now (can take a while: off the loop) in one hop with the move
+            # built from it and, when it needs nothing more from here, applied (`_early`)
+            early: _Early | None = None
             ready = self._kept_ready(live)
             if ready is not None:
                 legal, turn, prepared = ready
                 named = prepared if player_engine_id in turn.acting else None
             else:
-                legal, turn, named = await self.run_engine(self._legal_named, live.game,
-                                                           player_engine_id)
-                if named is not None:
+                early = await self.run_engine(
+                    self._early, live.game, player_engine_id, build, self._known_key(live),
+                    story.player_names(live.record), (live.record.id, len(live.records)),
+                    self.render_images)
+                legal, turn, named = early.legal, early.turn, early.named
+                if named is not None and early.done is None and early.refused is None:
                     live.ready = (legal, turn, named)
             acting = turn.acting
             if named is None:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
                 raise BotError(f"It is not your turn: waiting for {names}.")
             try:
-                action = build(named)
+                if early is None:
+                    action = build(named)
+                elif early.action is None:  # the builder's refusal, raised here as before
+                    raise early.unbuilt or RuntimeError("no move built")
+                else:
+                    action = early.action
             except moves.NeedsRotation as need:  # the rotations that fit, numbered
                 return await self._rotations(live, need)
-            action.setdefault("entity", legal.entity)
-            action.setdefault("entity_type", legal.entity_type)
+            if early is None:
+                action.setdefault("entity", legal.entity)
+                action.setdefault("entity_type", legal.entity_type)
+            elif early.refused is not None:  # the move, applied in that hop, was refused
+                raise BotError(str(early.refused)) from early.refused
+            elif early.done is not None:  # applied in that hop: stored, then the reply
+                reply, draw = await self._apply(live, who, action, interaction_id,
+                                                done=early.done)
+                self._draw(reply, draw)
+                return reply
             if action.get("type") == "buy_train":  # from another player's corporation: ask
                 asked = await self._ask_seller(live, who, legal, action, player_engine_id)
                 if asked is not None:
@@ -91,12 +108,38 @@ class ServicePlay(ServiceCore):
         self._draw(reply, draw)
         return reply
 
-    @classmethod
-    def _legal_named(cls, game: Game, player: str) -> tuple[Legal, Turn, Named | None]:
-        """On an engine thread: the legal answer, whose turn it is, and the answer with names
-        if `player` acts now (else None)."""
-        legal, turn = cls._legal_turn(game)
-        return legal, turn, (naming.named(game, legal) if player in turn.acting else None)
+    def _early(self, game: Game, player: str, build: MoveBuilder, known: ViewKey | None,
+               shown: dict[str, str], story_key: tuple[int, int], keyed: bool) -> _Early:
+        """On an engine thread, a move's one hop when its legal answer was not worked out
+        ahead: the legal answer and whose turn it is; if `player` acts now, the answer with
+        names and the move built from it (the builder's refusal kept, raised on the loop);
+        then, unless the move needs the loop first (a train: its seller may be asked; a run:
+        its routes), the move applied as `_apply` would (`_engine_move`, `agreed` False)."""
+        legal, turn = self._legal_turn(game)
+        if player not in turn.acting:
+            return _Early(legal, turn)
+        named = naming.named(game, legal)
+        out = _Early(legal, turn, named)
+        try:
+            action = build(named)
+        except Exception as err:
+            out.unbuilt = err
+            return out
+        action.setdefault("entity", legal.entity)
+        action.setdefault("entity_type", legal.entity_type)
+        out.action = action
+        if action.get("type") in ("buy_train", "run_routes"):
+            return out
+        try:
+            out.done = self._engine_move(game, action, False, known, shown, story_key, keyed)
+        except EngineError as err:
+            out.refused = err
+        return out
+
+    @staticmethod
+    def _known_key(live: Live) -> ViewKey | None:
+        """The key of the game's view now, if kept since the latest move (else None)."""
+        return live.key if live.key_at == len(live.records) else None
 
     async def _rotations(self, live: Live, need: moves.NeedsRotation) -> Reply:
         """The tile on the hex in each rotation that fits, numbered, to the player alone."""
@@ -143,23 +186,27 @@ class ServicePlay(ServiceCore):
         *,
         user_id: int | None = None,
         agreed: bool = False,
+        done: _Moved | None = None,
     ) -> tuple[Reply, Draw]:
         """Engine first, then the store, then the reply. Caller holds the game's lock and
         draws the images (`_draw`) after releasing it. `agreed`: an end of the game decided
-        by the game's creator (or an admin), not a move."""
+        by the game's creator (or an admin), not a move. `done`: the engine's part, done
+        already (`_early`)."""
         game = live.game
-        try:
-            # the engine works on its threads (the caller holds the game's lock): the event
-            # loop keeps serving other games meanwhile
-            # one hop: the move, what it said and what follows (stored below; a move the store
-            # refuses drops the game from the cache, so nothing worked out here is kept)
-            known = live.key if live.key_at == len(live.records) else None
-            done = await self.run_engine(self._engine_move, game, action, agreed, known,
-                                         story.player_names(live.record),
-                                         (live.record.id, len(live.records)),
-                                         self.render_images)
-        except EngineError as err:
-            raise BotError(str(err)) from err
+        if done is None:
+            try:
+                # the engine works on its threads (the caller holds the game's lock): the
+                # event loop keeps serving other games meanwhile
+                # one hop: the move, what it said and what follows (stored below; a move the
+                # store refuses drops the game from the cache, so nothing worked out here is
+                # kept)
+                done = await self.run_engine(self._engine_move, game, action, agreed,
+                                             self._known_key(live),
+                                             story.player_names(live.record),
+                                             (live.record.id, len(live.records)),
+                                             self.render_images)
+            except EngineError as err:
+                raise BotError(str(err)) from err
         dumped = done.dumped
         seq = len(live.records) + 1
         uid = user_id if user_id is not None else (who.user_id if who else None)
@@ -314,6 +361,19 @@ class _Moved:
     told: tuple[str | None, list[str]] | None = None
     after: tuple[ViewKey | None, tuple[str, ...], Turn, str] | None = None
     failed: Exception | None = None
+
+
+@dataclass(slots=True)
+class _Early:
+    """What `_early` worked out on the engine thread."""
+
+    legal: Legal
+    turn: Turn
+    named: Named | None = None  # None: not the player's turn
+    action: dict[str, Any] | None = None  # the move built (None: not built)
+    unbuilt: Exception | None = None  # the builder's refusal
+    done: _Moved | None = None  # the move applied
+    refused: EngineError | None = None  # the move the engine refused
 
 
 def _draw_rotations(game: Game, need: moves.NeedsRotation) -> bytes:

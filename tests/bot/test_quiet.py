@@ -206,7 +206,7 @@ async def test_the_groundwork_names_the_legal_answer_and_the_next_move_takes_one
 
     service.run_engine = counted  # type: ignore[method-assign]
     await play(env, thread, STOCK_ROUND[3:4])
-    assert hops[0] == "_engine_move" and "_legal_named" not in hops  # (then its images)
+    assert hops[0] == "_engine_move" and "_early" not in hops  # (then its images)
     # the state changed: what was kept no longer holds; the groundwork works it out again
     assert live.game.kept_legal() is not legal
     await _groundwork_done(env, len(DRAFT) + 4)
@@ -222,8 +222,8 @@ async def test_the_groundwork_names_the_legal_answer_and_the_next_move_takes_one
     assert hops == ["_engine_move"]
     assert service._kept_ready(live) is None
     hops.clear()
-    await play(env, thread, STOCK_ROUND[4:5])
-    assert hops[:2] == ["_legal_named", "_engine_move"]
+    await play(env, thread, STOCK_ROUND[4:5])  # one hop: the legal answer, then the move
+    assert hops[0] == "_early" and "_engine_move" not in hops
 
 
 async def test_an_autocomplete_uses_and_keeps_the_named_legal_answer(env: Env) -> None:
@@ -241,3 +241,52 @@ async def test_an_autocomplete_uses_and_keeps_the_named_legal_answer(env: Env) -
     live.ready = None  # not worked out ahead: the autocomplete's answer is kept
     named = await service.legal_for(thread, up.id)
     assert named is not None and service._kept_ready(live) == (live.game.legal(), ready[1], named)
+
+
+async def test_a_move_whose_legal_answer_was_not_kept_answers_the_same_in_one_hop(
+        env: Env) -> None:
+    """Without the legal answer worked out ahead (Live.ready dropped), a command works it out
+    with the move built and applied in the same engine hop (`_early`): every reply (not your
+    turn, a builder's refusal, the engine's refusal, a move) is the
+    one the command gives with the answer kept."""
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT + STOCK_ROUND)
+    service = env.service
+    game_id = (await service.store.game_in_channel(thread)).id  # type: ignore[union-attr]
+    await _groundwork_done(env, len(DRAFT) + len(STOCK_ROUND))
+    live = service._cache[game_id]
+    hops: list[str] = []
+    real = service.run_engine
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(fn, "__name__", str(fn)))
+        return await real(fn, *args, **kwargs)
+
+    service.run_engine = counted  # type: ignore[method-assign]
+    refusals = [("B", "pass", {}),  # not Bob's turn
+                ("A", "lay", {"hex": "H6", "tile": "57", "rotation": "2"}),
+                ("A", "lay", {"hex": "Z99", "tile": "57"}),
+                ("A", "train", {"train": "nope"}),  # (a train: the loop asks first)
+                ("A", "dividend", {"kind": "payout"})]
+    said: dict[bool, list[tuple[str, bool]]] = {}
+    for kept in (True, False):
+        said[kept] = []
+        for who, name, options in refusals:
+            if kept:  # (an engine's refusal drops it: worked out again)
+                if service._kept_ready(live) is None:
+                    live.ready = await real(service._get_ready, live.game)
+                assert service._kept_ready(live) is not None
+            else:
+                live.ready = None
+            hops.clear()
+            sent = await env.cmd(user_of(env, who), thread, name, **options)
+            assert sent.ephemeral
+            said[kept].append((sent.content, bool(sent.files)))
+            assert ("_early" not in hops) if kept else hops[0] == "_early"
+    assert said[True] == said[False]
+    assert "not your turn" in said[False][0][0]
+    live.ready = None
+    hops.clear()
+    sent = (await play(env, thread, [("A", "lay", {"hex": "H6", "tile": "57", "rotation": "1"})]))[0]
+    assert hops[0] == "_early" and "_engine_move" not in hops
+    assert "lays" in sent.content.lower()
