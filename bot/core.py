@@ -49,6 +49,10 @@ class Live:
     # and the log length it shows: the next move's "before" (which images changed)
     key: ViewKey | None = None
     key_at: int = -1
+    # the legal answer, whose turn it is and the answer with names, worked out ahead (the
+    # groundwork, an autocomplete, a move): good while the engine still keeps that legal
+    # answer, i.e. while the state is unchanged (`ServiceCore._kept_ready`)
+    ready: Ready | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,10 @@ class Turn:
     entity: str | None  # the entity they act for
     finished: bool = False
     result: tuple[tuple[str, int], ...] = ()  # final scores, best first, once finished
+
+
+# (the legal answer, whose turn it is, the legal answer with names)
+Ready = tuple[Legal, Turn, Named]
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,23 +230,57 @@ class ServiceCore:
             return None
         async with self._locks[record.id]:  # never load a game while a move is applied
             live = await self._live(record.id)
+            ready = self._kept_ready(live)  # worked out ahead, the state unchanged since
+            if ready is not None:
+                return ready[2] if player.engine_id in ready[1].acting else None
             # can take a while: off the loop
             legal, turn = await self.run_engine(self._legal_turn, live.game)
             if player.engine_id not in turn.acting:
                 return None
             # with the names of what it offers, for labels and typed names (bot/naming.py)
             named = await self.run_engine(naming.named, live.game, legal)
+            live.ready = (legal, turn, named)
         return named
+
+    @staticmethod
+    def _kept_ready(live: Live) -> Ready | None:
+        """On the loop, under the game's lock: the legal answer, whose turn it is and the
+        answer with names as worked out earlier (`Live.ready`) if the engine still keeps that
+        legal answer (the game's state unchanged since: engine.Game.kept_legal), else None.
+        Works nothing out."""
+        ready = live.ready
+        if ready is not None and live.game.kept_legal() is ready[0]:
+            return ready
+        return None
 
     async def _groundwork(self, game_id: int, stamp: int) -> None:
         """A cached game still at `stamp` stored moves: its next move's groundwork now (the
-        snapshot and the legal answer, engine.Game.get_ready), under the game's lock."""
+        snapshot and the legal answer, engine.Game.get_ready, and the answer with names:
+        `Live.ready`), under the game's lock."""
         if (live := self._cache.get(game_id)) is None or len(live.records) != stamp:
             return
         async with self._locks[game_id]:
             live = self._cache.get(game_id)
             if live is not None and len(live.records) == stamp:
-                await self.run_engine(live.game.get_ready)
+                ready = await self.run_engine(self._get_ready, live.game)
+                if ready is not None:
+                    live.ready = ready
+
+    @classmethod
+    def _get_ready(cls, game: Game) -> Ready | None:
+        """On an engine thread: the next move's groundwork (engine.Game.get_ready), then what
+        the move (or an autocomplete) works out first from it: whose turn it is and the legal
+        answer with names (None for a game over, or if the names failed: the move then works
+        them out itself, as it always may)."""
+        game.get_ready()
+        if game.finished:
+            return None
+        legal, turn = cls._legal_turn(game)
+        try:
+            return legal, turn, naming.named(game, legal)
+        except Exception:
+            log.exception("the legal answer's names failed")
+            return None
 
     @classmethod
     def _legal_turn(cls, game: Game) -> tuple[Legal, Turn]:

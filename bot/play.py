@@ -21,6 +21,7 @@ from engine.game import Game
 from engine.legal import Legal
 from engine.routes.byname import routes_by_name
 from engine.view import GameView, ViewKey
+from engine.viewbuild import round_name
 from render.rotations import render_rotations
 from render.routes import render_routes
 
@@ -46,20 +47,46 @@ class ServicePlay(ServiceCore):
                 raise BotError(f"This answers the position after move {at_position}; the game "
                                f"has moved on (move {len(live.records)}): answer the latest "
                                "mail.")
-            # can take a while: off the loop; the legal answer with names (a player may type a
-            # place or a company's name) in the same hop when it is the player's turn
-            legal, turn, named = await self.run_engine(self._legal_named, live.game,
-                                                       player_engine_id)
+            # the legal answer with names (a player may type a place or a company's name): as
+            # the groundwork (or an autocomplete) left it when the state is unchanged since;
+            # else worked out now (can take a while: off the loop) in one hop with the move
+            # built from it and, when it needs nothing more from here, applied (`_early`)
+            early: _Early | None = None
+            ready = self._kept_ready(live)
+            if ready is not None:
+                legal, turn, prepared = ready
+                named = prepared if player_engine_id in turn.acting else None
+            else:
+                early = await self.run_engine(
+                    self._early, live.game, player_engine_id, build, self._known_key(live),
+                    story.player_names(live.record), (live.record.id, len(live.records)),
+                    self.render_images)
+                legal, turn, named = early.legal, early.turn, early.named
+                if named is not None and early.done is None and early.refused is None:
+                    live.ready = (legal, turn, named)
             acting = turn.acting
             if named is None:
                 names = ", ".join(self._name(live.record, a) for a in acting) or "nobody"
                 raise BotError(f"It is not your turn: waiting for {names}.")
             try:
-                action = build(named)
+                if early is None:
+                    action = build(named)
+                elif early.action is None:  # the builder's refusal, raised here as before
+                    raise early.unbuilt or RuntimeError("no move built")
+                else:
+                    action = early.action
             except moves.NeedsRotation as need:  # the rotations that fit, numbered
                 return await self._rotations(live, need)
-            action.setdefault("entity", legal.entity)
-            action.setdefault("entity_type", legal.entity_type)
+            if early is None:
+                action.setdefault("entity", legal.entity)
+                action.setdefault("entity_type", legal.entity_type)
+            elif early.refused is not None:  # the move, applied in that hop, was refused
+                raise BotError(str(early.refused)) from early.refused
+            elif early.done is not None:  # applied in that hop: stored, then the reply
+                reply, draw = await self._apply(live, who, action, interaction_id,
+                                                done=early.done)
+                self._draw(reply, draw)
+                return reply
             if action.get("type") == "buy_train":  # from another player's corporation: ask
                 asked = await self._ask_seller(live, who, legal, action, player_engine_id)
                 if asked is not None:
@@ -81,12 +108,38 @@ class ServicePlay(ServiceCore):
         self._draw(reply, draw)
         return reply
 
-    @classmethod
-    def _legal_named(cls, game: Game, player: str) -> tuple[Legal, Turn, Named | None]:
-        """On an engine thread: the legal answer, whose turn it is, and the answer with names
-        if `player` acts now (else None)."""
-        legal, turn = cls._legal_turn(game)
-        return legal, turn, (naming.named(game, legal) if player in turn.acting else None)
+    def _early(self, game: Game, player: str, build: MoveBuilder, known: ViewKey | None,
+               shown: dict[str, str], story_key: tuple[int, int], keyed: bool) -> _Early:
+        """On an engine thread, a move's one hop when its legal answer was not worked out
+        ahead: the legal answer and whose turn it is; if `player` acts now, the answer with
+        names and the move built from it (the builder's refusal kept, raised on the loop);
+        then, unless the move needs the loop first (a train: its seller may be asked; a run:
+        its routes), the move applied as `_apply` would (`_engine_move`, `agreed` False)."""
+        legal, turn = self._legal_turn(game)
+        if player not in turn.acting:
+            return _Early(legal, turn)
+        named = naming.named(game, legal)
+        out = _Early(legal, turn, named)
+        try:
+            action = build(named)
+        except Exception as err:
+            out.unbuilt = err
+            return out
+        action.setdefault("entity", legal.entity)
+        action.setdefault("entity_type", legal.entity_type)
+        out.action = action
+        if action.get("type") in ("buy_train", "run_routes"):
+            return out
+        try:
+            out.done = self._engine_move(game, action, False, known, shown, story_key, keyed)
+        except EngineError as err:
+            out.refused = err
+        return out
+
+    @staticmethod
+    def _known_key(live: Live) -> ViewKey | None:
+        """The key of the game's view now, if kept since the latest move (else None)."""
+        return live.key if live.key_at == len(live.records) else None
 
     async def _rotations(self, live: Live, need: moves.NeedsRotation) -> Reply:
         """The tile on the hex in each rotation that fits, numbered, to the player alone."""
@@ -133,22 +186,27 @@ class ServicePlay(ServiceCore):
         *,
         user_id: int | None = None,
         agreed: bool = False,
+        done: _Moved | None = None,
     ) -> tuple[Reply, Draw]:
         """Engine first, then the store, then the reply. Caller holds the game's lock and
         draws the images (`_draw`) after releasing it. `agreed`: an end of the game decided
-        by the game's creator (or an admin), not a move."""
+        by the game's creator (or an admin), not a move. `done`: the engine's part, done
+        already (`_early`)."""
         game = live.game
-        try:
-            # the engine works on its threads (the caller holds the game's lock): the event
-            # loop keeps serving other games meanwhile
-            # one hop: the move, what it said and what follows (stored below; a move the store
-            # refuses drops the game from the cache, so nothing worked out here is kept)
-            known = live.key if live.key_at == len(live.records) else None
-            done = await self.run_engine(self._engine_move, game, action, agreed, known,
-                                         story.player_names(live.record),
-                                         (live.record.id, len(live.records)))
-        except EngineError as err:
-            raise BotError(str(err)) from err
+        if done is None:
+            try:
+                # the engine works on its threads (the caller holds the game's lock): the
+                # event loop keeps serving other games meanwhile
+                # one hop: the move, what it said and what follows (stored below; a move the
+                # store refuses drops the game from the cache, so nothing worked out here is
+                # kept)
+                done = await self.run_engine(self._engine_move, game, action, agreed,
+                                             self._known_key(live),
+                                             story.player_names(live.record),
+                                             (live.record.id, len(live.records)),
+                                             self.render_images)
+            except EngineError as err:
+                raise BotError(str(err)) from err
         dumped = done.dumped
         seq = len(live.records) + 1
         uid = user_id if user_id is not None else (who.user_id if who else None)
@@ -192,7 +250,7 @@ class ServicePlay(ServiceCore):
         try:
             if done.after is None:
                 raise done.failed or RuntimeError("no view after the move")
-            after, kinds, turn = done.after
+            after, kinds, turn, round_now = done.after
             live.key, live.key_at = after, len(live.records)
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
@@ -205,7 +263,7 @@ class ServicePlay(ServiceCore):
             else:
                 self._add_ping(reply, live.record, turn)
             await self._turn_changed(live.record, turn, len(live.records),
-                                     after.round, reply)
+                                     round_now, reply)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
@@ -239,13 +297,13 @@ class ServicePlay(ServiceCore):
 
     def _engine_move(self, game: Game, action: dict[str, Any], agreed: bool,
                      known: ViewKey | None, shown: dict[str, str],
-                     story_key: tuple[int, int]) -> _Moved:
+                     story_key: tuple[int, int], keyed: bool = True) -> _Moved:
         """On an engine thread, one hop for a move: the move (or its refusal: EngineError),
         then the move in words and what followed from it (bot/story.py), then the key of the
         view after it, the images that changed and who acts next. A failure after the move is kept in
         the answer (the move stands: the caller stores it, then reports the failure as
-        before)."""
-        stored, before = self._engine_apply(game, action, agreed, known)
+        before). `keyed` False (no images are drawn): no view keys, no images changed."""
+        stored, before = self._engine_apply(game, action, agreed, known, keyed)
         dumped = dump_action(stored)
         out = _Moved(dumped)
         try:  # story_key: the game and the log's length before this move
@@ -260,20 +318,25 @@ class ServicePlay(ServiceCore):
 
     @staticmethod
     def _engine_apply(game: Game, action: dict[str, Any], agreed: bool,
-                      known: ViewKey | None = None) -> tuple[Action, ViewKey]:
+                      known: ViewKey | None = None, keyed: bool = True
+                      ) -> tuple[Action, ViewKey | None]:
         """On an engine thread: the view's key before the move (`known`: the key after the
-        previous move, the game unchanged since), then the move (or its refusal)."""
-        before: ViewKey = known if known is not None else game.view_key()
+        previous move, the game unchanged since; none unless `keyed`: no images are drawn),
+        then the move (or its refusal)."""
+        before = known if known is not None else game.view_key() if keyed else None
         stored: Action = game.apply(action, agreed=agreed)
         return stored, before
 
-    def _engine_after(self, game: Game, before: ViewKey
-                      ) -> tuple[ViewKey, tuple[str, ...], Turn]:
+    def _engine_after(self, game: Game, before: ViewKey | None
+                      ) -> tuple[ViewKey | None, tuple[str, ...], Turn, str]:
         """On an engine thread: the view's key after the move (the full view is built only if
-        its images are drawn), which images changed, and who acts next (their legal answer is
-        worked out later: bot/quiet.py's Groundwork, or their first command)."""
+        its images are drawn), which images changed, who acts next (their legal answer is
+        worked out later: bot/quiet.py's Groundwork, or their first command) and the round's
+        name. Without the key before (no images are drawn): no key, no images changed."""
+        if before is None:
+            return None, (), self._turn(game), round_name(game)
         after: ViewKey = game.view_key()
-        return after, self._changed(before, after), self._turn(game)
+        return after, self._changed(before, after), self._turn(game), after.round
 
     @staticmethod
     def _changed(before: ViewKey | GameView, after: ViewKey | GameView) -> tuple[str, ...]:
@@ -296,8 +359,21 @@ class _Moved:
 
     dumped: dict[str, Any]
     told: tuple[str | None, list[str]] | None = None
-    after: tuple[ViewKey, tuple[str, ...], Turn] | None = None
+    after: tuple[ViewKey | None, tuple[str, ...], Turn, str] | None = None
     failed: Exception | None = None
+
+
+@dataclass(slots=True)
+class _Early:
+    """What `_early` worked out on the engine thread."""
+
+    legal: Legal
+    turn: Turn
+    named: Named | None = None  # None: not the player's turn
+    action: dict[str, Any] | None = None  # the move built (None: not built)
+    unbuilt: Exception | None = None  # the builder's refusal
+    done: _Moved | None = None  # the move applied
+    refused: EngineError | None = None  # the move the engine refused
 
 
 def _draw_rotations(game: Game, need: moves.NeedsRotation) -> bytes:

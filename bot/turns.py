@@ -102,8 +102,8 @@ class ServiceTurns(ServiceCore):
             # the clocks go with the phone card: when the turn passes or the round changes
             card = passed or state is None or state.round != round_name
             reply.clocks = tuple(await self._engine_clocks(record, new, now))
-            if card and not turn.finished:
-                line = await self._clocks_line(record, new, timing, now)
+            if card and not turn.finished:  # (the same clocks: not read again)
+                line = await self._clocks_line(record, new, timing, now, reply.clocks)
                 if line:
                     reply.text += "\n" + line
                 vacant = [p.name for p in record.players if p.engine_id in acting
@@ -128,11 +128,15 @@ class ServiceTurns(ServiceCore):
                 out.append((eid, p.user_id, elapsed))
         return out
 
-    async def _spent(self, record: GameRecord, state: TurnState | None,
-                     now: float) -> list[tuple[str, float]]:
-        """(name, seconds spent on turns) per seated player, the running turn included."""
+    async def _spent(self, record: GameRecord, state: TurnState | None, now: float,
+                     clocks: Sequence[tuple[str, float]] | None = None
+                     ) -> list[tuple[str, float]]:
+        """(name, seconds spent on turns) per seated player, the running turn included
+        (`clocks`: `_engine_clocks` of the same state and time, if already worked out)."""
         names = {p.engine_id: p.name for p in record.seated}
-        return [(names[eid], spent) for eid, spent in await self._engine_clocks(record, state, now)]
+        if clocks is None:
+            clocks = await self._engine_clocks(record, state, now)
+        return [(names[eid], spent) for eid, spent in clocks]
 
     async def _engine_clocks(self, record: GameRecord, state: TurnState | None,
                              now: float) -> list[tuple[str, float]]:
@@ -150,9 +154,9 @@ class ServiceTurns(ServiceCore):
         return out
 
     async def _clocks_line(self, record: GameRecord, state: TurnState | None, timing: Timing,
-                           now: float) -> str:
+                           now: float, clocks: Sequence[tuple[str, float]] | None = None) -> str:
         parts = []
-        for name, spent in await self._spent(record, state, now):
+        for name, spent in await self._spent(record, state, now, clocks):
             text = f"{name} {span(spent)}"
             if timing.bank_hours is not None:
                 left = timing.bank_hours * HOUR - spent

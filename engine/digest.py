@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
+from engine.state import IPO, MARKET
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -58,13 +59,25 @@ def digest(game: Any) -> Digest:
     st = game.state
     rnd = game.round
     title = game.title
+    # one pass over the trains (each corporation's count of trains held) and one over each
+    # corporation's certificates (the certificates, whether it is sold out)
+    held: dict[Any, int] = {}
+    for t in st.trains:
+        if not t.gone:
+            held[t.owner] = held.get(t.owner, 0) + 1
     corps = {}
+    certs: dict[str, tuple[str, str, int, bool]] = {}
     for c in st.corporations.values():
-        trains = sum(1 for t in st.trains if t.owner == c.id and not t.gone)
+        out = False  # a certificate in the offering, the market or its treasury
+        for x in c.certs:
+            certs[x.id] = (x.corp, x.owner, x.percent, x.president)
+            if x.owner in (IPO, MARKET, c.id):
+                out = True
         pres = title.controller(game, c.id, c.kind) if c.kind == "minor" else shares.president(c)
+        sold_out = c.ipoed and not out and sum(c.uncounted.values()) == 0
         corps[c.id] = Corp(c.floated, c.closed, pres,
                            title.share_price(c) if c.cell is not None else None,
-                           c.cash, trains, c.kind, c.ipoed and shares.sold_out(c))
+                           c.cash, held.get(c.id, 0), c.kind, sold_out)
     turn = getattr(rnd, "turn", None)
     revenue = getattr(turn, "revenue", None) if rnd.kind == "operating" else None
     if getattr(rnd, "conn_stage", None) == "dividend":  # 1870: a connection run's income
@@ -87,8 +100,7 @@ def digest(game: Any) -> Digest:
         end_reason=st.end_reason,
         trigger=_trigger(game),
         revenue=revenue,
-        certs={c.id: (c.corp, c.owner, c.percent, c.president)
-               for corp in st.corporations.values() for c in corp.certs},
+        certs=certs,
         pool=frozenset(t.id for t in st.trains if t.discarded),
         turn_corp=_turn_corp(rnd),
         skipped=tuple(getattr(rnd, "skipped", ()) if rnd.kind == "stock" else ()),

@@ -372,12 +372,24 @@ class Game(Replaying):
         check, and a late-game lay answer is costly."""
         from engine.legal import legal_moves
 
-        key = (self._processed, id(self.state), len(self.log))
+        key = self._legal_key()
         if self._legal_memo is not None and self._legal_memo[0] == key:
             return self._legal_memo[1]
         answer = legal_moves(self)
         self._legal_memo = (key, answer)
         return answer
+
+    def _legal_key(self) -> tuple[Any, ...]:
+        """What the kept legal answer holds for: any change of state changes it."""
+        return (self._processed, id(self.state), len(self.log))
+
+    def kept_legal(self) -> Legal | None:
+        """The answer `legal()` would give now if it is kept (the state unchanged since it was
+        worked out), else None; works nothing out (a caller may check cheaply whether what it
+        derived from a legal answer still holds)."""
+        if self._legal_memo is not None and self._legal_memo[0] == self._legal_key():
+            return self._legal_memo[1]
+        return None
 
     def get_ready(self) -> None:
         """The next live move's groundwork, done ahead by a caller with time to spare: the

@@ -26,10 +26,11 @@ def build_key(game: Game) -> ViewKey:
     the full view is built only for a state whose images are drawn)."""
     acting = () if game.finished else (game.round.current()[0],)
     return ViewKey(hexes=_hexes(game), market=_market(game), acting=acting,
-                   round=_round_name(game), last_hexes=game.last_hexes)
+                   round=round_name(game), last_hexes=game.last_hexes)
 
 
-def _round_name(game: Game) -> str:
+def round_name(game: Game) -> str:
+    """The round's name as the view and its key give it."""
     return "Game over" if game.finished else game.round.name()
 
 
@@ -113,7 +114,7 @@ def build_view(game: Game) -> GameView:
     acting = () if game.finished else (rnd.current()[0],)
     return GameView(
         title=game.title_name, data=t.data,
-        round=_round_name(game),
+        round=round_name(game),
         round_kind="end" if game.finished else rnd.kind,
         phase=st.phase, acting=acting, acting_players=game.acting_players(),
         bank_cash=st.bank.cash, hexes=hexes, market=market, players=players,

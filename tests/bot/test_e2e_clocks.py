@@ -142,3 +142,22 @@ async def test_the_card_after_a_move_shows_the_clocks(tmp_path: Path) -> None:
                                       players[env.alice.id]: 0.0}
     finally:
         await env.stop()
+
+
+async def test_a_move_reads_the_clocks_once_for_the_card_and_the_clocks_line(env: Env) -> None:
+    """The card's clocks and the clocks line are the same figures: worked out once a move."""
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT[:1])
+    reads: list[int] = []
+    long = env.service.long
+    real = long.clocks
+
+    async def clocks(game_id: int) -> Any:
+        reads.append(game_id)
+        return await real(game_id)
+
+    long.clocks = clocks  # type: ignore[method-assign]
+    await advance(env, HOUR)
+    sent = (await play(env, thread, DRAFT[1:2]))[0]
+    assert "Clocks: Alice 0s · Bob 1h 0m · Cy 0s" in sent.content
+    assert len(reads) == 1

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.config import Config
 from bot.local import LocalSession, run_local
@@ -113,3 +116,42 @@ async def test_local_mode_shows_reminders_when_due(tmp_path: Path) -> None:
     finally:
         await service.stop_notices()
         await store.close()
+
+
+async def test_without_images_a_move_works_out_no_view_key_and_replies_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view's key before and after a move only decides which images are drawn: a bot that
+    draws none (render_images = false) works none out, and answers every move the same (the
+    round's name, e.g. the clocks line when the round changes, from the game itself)."""
+    from engine.game import Game
+
+    script = ["alice: create 18MS", "bob: join", "cy: join", "alice: start alice bob cy",
+              "cy: bid M&O 70", "bob: bid MC 60", "alice: bid AGS 30", "alice: par GMO 70",
+              "bob: par IC 70", "cy: buy GMO", "alice: buy GMO", "bob: buy IC", "cy: buy GMO",
+              "alice: buy GMO", "bob: pass", "cy: pass", "alice: pass", "bob: pass"]
+    keys: list[int] = []
+    real = Game.view_key
+
+    def view_key(self: Game) -> Any:
+        keys.append(1)
+        return real(self)
+
+    monkeypatch.setattr(Game, "view_key", view_key)
+    said: dict[bool, list[str]] = {}
+    counted: dict[bool, int] = {}
+    for images in (True, False):
+        keys.clear()
+        store = await Store.open(tmp_path / f"{images}.sqlite3")
+        service = Service(store, engine=RealEngine(), renderer=RealRenderer(),
+                          render_images=images)
+        s = LocalSession(service, tmp_path / f"img-{images}")
+        try:
+            said[images] = ["\n".join(line for line in (await s.handle(cmd)).splitlines()
+                                      if "wrote" not in line) for cmd in script]
+        finally:
+            service.close()
+            await store.close()
+        counted[images] = len(keys)
+    assert said[True] == said[False]
+    assert any("Operating Round" in out for out in said[False])
+    assert counted[True] > 0 and counted[False] == 0

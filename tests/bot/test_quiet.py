@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from bot import images as images_mod
-from bot.core import ServiceCore
+from bot.core import ServiceCore, Who
 from bot.images import ImageDesk
 from bot.quiet import Groundwork, Quiet
+from bot.replies import BotError
 from engine.game import Game
 from engine.randomplay import random_game
-from tests.bot.conftest import DRAFT, STOCK_ROUND, Env, play
+from tests.bot.conftest import DRAFT, STOCK_ROUND, Env, play, user_of
 
 
 async def _turns(n: int = 50) -> None:
@@ -166,3 +167,126 @@ async def test_a_moves_images_wait_for_the_replies_in_flight_at_most_image_hold(
         assert renderer.asked[2] - t0 < 0.1
     finally:
         desk.close()
+
+
+async def _groundwork_done(env: Env, n: int) -> None:
+    for _ in range(500):
+        await asyncio.sleep(0.002)
+        if env.service.groundwork.done >= n:
+            return
+
+
+async def test_the_groundwork_names_the_legal_answer_and_the_next_move_takes_one_engine_hop(
+        env: Env) -> None:
+    """The groundwork also works out whose turn it is and the legal answer with names
+    (Live.ready): the next move finds them (no hop of its own for them: one engine hop, the
+    move), the same as worked out afresh; a refused move (the state rolled back, the kept
+    legal answer dropped) is not judged on them."""
+    from bot import naming
+
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT + STOCK_ROUND[:3])
+    await _groundwork_done(env, len(DRAFT) + 3)
+    service = env.service
+    game_id = (await service.store.game_in_channel(thread)).id  # type: ignore[union-attr]
+    live = service._cache[game_id]
+    ready = service._kept_ready(live)
+    assert ready is not None
+    legal, turn, named = ready
+    assert live.game.legal() is legal
+    assert turn == ServiceCore._turn(live.game, legal)
+    assert named == naming.named(live.game, legal)  # names and legal fields alike
+    # the next move: one engine hop before its reply (the move itself)
+    hops: list[str] = []
+    real = service.run_engine
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(fn, "__name__", str(fn)))
+        return await real(fn, *args, **kwargs)
+
+    service.run_engine = counted  # type: ignore[method-assign]
+    await play(env, thread, STOCK_ROUND[3:4])
+    assert hops[0] == "_engine_move" and "_early" not in hops  # (then its images)
+    # the state changed: what was kept no longer holds; the groundwork works it out again
+    assert live.game.kept_legal() is not legal
+    await _groundwork_done(env, len(DRAFT) + 4)
+    again = service._kept_ready(live)
+    assert again is not None and again[0] is not legal
+    # a refused move rolls the state back: the kept answer is not used after it
+    hops.clear()
+    bob = user_of(env, "B")
+    with pytest.raises(BotError):  # A's share: the engine refuses it
+        await service.act(Who(bob.id, bob.name), game_id,
+                          lambda named: {"type": "buy_shares", "shares": ["GMO_2"],
+                                         "percent": 10}, interaction_id=None)
+    assert hops == ["_engine_move"]
+    assert service._kept_ready(live) is None
+    hops.clear()
+    await play(env, thread, STOCK_ROUND[4:5])  # one hop: the legal answer, then the move
+    assert hops[0] == "_early" and "_engine_move" not in hops
+
+
+async def test_an_autocomplete_uses_and_keeps_the_named_legal_answer(env: Env) -> None:
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT)
+    await _groundwork_done(env, len(DRAFT))
+    service = env.service
+    game_id = (await service.store.game_in_channel(thread)).id  # type: ignore[union-attr]
+    live = service._cache[game_id]
+    ready = service._kept_ready(live)
+    assert ready is not None
+    up = user_of(env, "A")
+    assert await service.legal_for(thread, up.id) is ready[2]
+    assert await service.legal_for(thread, user_of(env, "B").id) is None
+    live.ready = None  # not worked out ahead: the autocomplete's answer is kept
+    named = await service.legal_for(thread, up.id)
+    assert named is not None and service._kept_ready(live) == (live.game.legal(), ready[1], named)
+
+
+async def test_a_move_whose_legal_answer_was_not_kept_answers_the_same_in_one_hop(
+        env: Env) -> None:
+    """Without the legal answer worked out ahead (Live.ready dropped), a command works it out
+    with the move built and applied in the same engine hop (`_early`): every reply (not your
+    turn, a builder's refusal, the engine's refusal, a move) is the
+    one the command gives with the answer kept."""
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT + STOCK_ROUND)
+    service = env.service
+    game_id = (await service.store.game_in_channel(thread)).id  # type: ignore[union-attr]
+    await _groundwork_done(env, len(DRAFT) + len(STOCK_ROUND))
+    live = service._cache[game_id]
+    hops: list[str] = []
+    real = service.run_engine
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(fn, "__name__", str(fn)))
+        return await real(fn, *args, **kwargs)
+
+    service.run_engine = counted  # type: ignore[method-assign]
+    refusals = [("B", "pass", {}),  # not Bob's turn
+                ("A", "lay", {"hex": "H6", "tile": "57", "rotation": "2"}),
+                ("A", "lay", {"hex": "Z99", "tile": "57"}),
+                ("A", "train", {"train": "nope"}),  # (a train: the loop asks first)
+                ("A", "dividend", {"kind": "payout"})]
+    said: dict[bool, list[tuple[str, bool]]] = {}
+    for kept in (True, False):
+        said[kept] = []
+        for who, name, options in refusals:
+            if kept:  # (an engine's refusal drops it: worked out again)
+                if service._kept_ready(live) is None:
+                    live.ready = await real(service._get_ready, live.game)
+                assert service._kept_ready(live) is not None
+            else:
+                live.ready = None
+            hops.clear()
+            sent = await env.cmd(user_of(env, who), thread, name, **options)
+            assert sent.ephemeral
+            said[kept].append((sent.content, bool(sent.files)))
+            assert ("_early" not in hops) if kept else hops[0] == "_early"
+    assert said[True] == said[False]
+    assert "not your turn" in said[False][0][0]
+    live.ready = None
+    hops.clear()
+    sent = (await play(env, thread, [("A", "lay", {"hex": "H6", "tile": "57", "rotation": "1"})]))[0]
+    assert hops[0] == "_early" and "_engine_move" not in hops
+    assert "lays" in sent.content.lower()

@@ -263,3 +263,30 @@ def test_groundwork_ahead_changes_nothing_and_spares_the_next_move_its_snapshot(
                  "entity_type": etype})
     assert end_state(g) == snap
     _same(g, _fresh(g))
+
+
+def test_kept_legal_is_the_kept_answer_until_the_state_changes() -> None:
+    """Game.kept_legal (the bot checks with it whether what it derived from a legal answer
+    still holds): the answer `legal()` keeps, None before it is worked out and after any
+    change of state (a move, an undo); it works nothing out."""
+    full = random_game("18MS", seed=3, players=3, max_actions=30, undo=False)
+    g = Game(full.title_name, full.players, full.options)
+    g.raw_player_ids = full.raw_player_ids
+    actions = full.export_actions()
+    for action in actions[:20]:
+        assert g.kept_legal() is None or g.kept_legal() is g.legal()
+        legal = g.legal()
+        assert g.kept_legal() is legal and g.legal() is legal
+        g.apply(action)
+        assert g.kept_legal() is None
+    legal = g.legal()
+    eid, etype = g.current_entity()
+    with pytest.raises(EngineError):
+        g.apply({"type": "buy_train", "train": "nope-0", "price": 1, "entity": eid,
+                 "entity_type": etype})
+    # refused before anything was processed (the train is unknown): the state untouched,
+    # its answer may stay kept; either way it is the same answer
+    assert g.kept_legal() in (None, legal)
+    assert g.legal() == legal
+    g.apply({"type": "undo", "entity": eid, "entity_type": etype})
+    assert g.kept_legal() is None

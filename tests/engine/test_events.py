@@ -183,3 +183,36 @@ def test_live_events_are_those_of_the_log_replayed(title: str, players: int) -> 
                 raise AssertionError("a train for $1 was sold")
     told = {int(act.id): events for act, events in story(g)}
     assert live and {k: told[k] for k in live} == live
+
+
+@pytest.mark.parametrize("title", ["18MS", "1870", "18MEX"])
+def test_the_digest_counts_trains_and_certificates_as_defined(title: str) -> None:
+    """engine/digest.py counts each corporation's trains and reads its certificates in one
+    pass: the same as the plain definitions (trains held and not gone; sold out: every
+    certificate with a player and nothing uncounted), in every state of a random game."""
+    from engine.core import shares
+    from engine.digest import digest
+    from engine.game import Game
+    from engine.randomplay import random_game
+
+    full = random_game(title, seed=5, players=4, max_actions=500, undo=False)
+    g = Game(full.title_name, full.players, full.options)
+    g.raw_player_ids = full.raw_player_ids
+    checked = 0
+
+    def check(game: Any, _act: Any) -> None:
+        nonlocal checked
+        d = digest(game)
+        st = game.state
+        assert list(d.corps) == list(st.corporations)
+        for c in st.corporations.values():
+            corp = d.corps[c.id]
+            assert corp.trains == sum(1 for t in st.trains if t.owner == c.id and not t.gone)
+            assert corp.sold_out == (c.ipoed and shares.sold_out(c))
+        assert d.certs == {x.id: (x.corp, x.owner, x.percent, x.president)
+                           for c in st.corporations.values() for x in c.certs}
+        assert list(d.certs) == [x.id for c in st.corporations.values() for x in c.certs]
+        checked += 1
+
+    g.load_log(full.log, before=check, accepted=True)
+    assert checked > 100
