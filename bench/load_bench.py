@@ -126,11 +126,10 @@ def _threads_cpu() -> dict[str, float]:
 
 
 def bot_process(port: int, database: str, processes: int | None, threads: int,
-                conn: Connection, images: bool = True, split: bool = False) -> None:
+                conn: Connection, images: bool = True) -> None:
     """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
-    bench's control messages on `conn`. `split`: the games in the game process
-    (config game_process, bot/gameproc.py), started by this one."""
-    main = _bot_main(port, database, processes, threads, conn, images, split)
+    bench's control messages on `conn`."""
+    main = _bot_main(port, database, processes, threads, conn, images)
     if os.environ.get("BENCH_LOOP") == "asyncio":  # an experiment: asyncio's own loop
         asyncio.run(main)
         return
@@ -183,33 +182,8 @@ def _counters(service: Any, store: Any, collector: Any, gcw: GcWatch) -> dict[st
     }
 
 
-def _game_calls(service: Any, commands: Any) -> dict[str, Any]:
-    """The bench's calls in the game process (bot/gameproc.py `extra`)."""
-    gcw = GcWatch()
-    collector = type("C", (), {"passes": 0})()  # the game process's collector is not exposed
-
-    async def idle() -> None:
-        await service.images.idle()
-
-    async def reset() -> None:
-        service.lag.worst, service.lag.warnings = 0.0, 0
-        gcw.reset()
-
-    async def stats() -> dict[str, Any]:
-        return _counters(service, service.store, collector, gcw)
-
-    return {"idle": idle, "reset": reset, "stats": stats}
-
-
-def bench_game_main(config: Any, path: str) -> None:
-    """The game process of the bench's bot (its own counters as extra calls)."""
-    from bot.gameproc import game_main
-
-    game_main(config, path, _game_calls)
-
-
 async def _bot_main(port: int, database: str, processes: int | None, threads: int,
-                    conn: Connection, images: bool, split: bool = False) -> None:
+                    conn: Connection, images: bool) -> None:
     from bot.app import RailBot, tune_collector
     from bot.config import Config
     from bot.service import Service
@@ -223,67 +197,35 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     if os.environ.get("BENCH_GC"):  # an experiment: gen0,gen1,gen2 thresholds
         gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
     config = Config(database=Path(database), guild_ready_timeout=0.05,
-                    render_processes=processes, engine_threads=threads, render_images=images,
-                    # (only when asked: the bench also runs on trees before it, load_ab.sh)
-                    **({"game_process": True} if split else {}))
+                    render_processes=processes, engine_threads=threads, render_images=images)
     if os.environ.get("BENCH_NICE"):  # the render workers' niceness (default: the config's)
         config = dataclasses.replace(config, render_nice=int(os.environ["BENCH_NICE"]))
-    games: Any = None
-    if split:
-        from bot.gameproc import GameProcess
-
-        games = GameProcess(config, target=bench_game_main)
-        await games.start()
-        bot = RailBot(config, None, rail=games.rail, quiet=games.quiet)
-    else:
-        store = await Store.open(config.database)
-        service = Service.from_config(store, config)
-        bot = RailBot(config, service)
+    store = await Store.open(config.database)
+    service = Service.from_config(store, config)
+    bot = RailBot(config, service)
     if os.environ.get("BENCH_QUIET_GC"):  # an experiment: the quiet passes' young count (0: off)
         bot.collector.young = int(os.environ["BENCH_QUIET_GC"])
     await bot.login("fake-token")
     task = asyncio.create_task(bot.connect(reconnect=False))
     await asyncio.wait_for(bot.wait_until_ready(), 60)
     loop = asyncio.get_running_loop()
-    # the client's lag monitor (trees before the game process: the service's)
-    lag = getattr(bot, "lag", None) or service.lag
+    lag = service.lag
     conn.send("ready")
     try:
         while True:
             msg = await loop.run_in_executor(None, conn.recv)
             if msg == "idle":  # every image asked for so far is drawn
                 await asyncio.sleep(0.3)
-                await (games.call("idle") if split else service.images.idle())
+                await service.images.idle()
                 conn.send(None)
             elif msg == "reset":  # counters from now on
                 lag.worst, lag.warnings = 0.0, 0
                 gcw.reset()
-                if split:
-                    await games.call("reset")
                 conn.send(None)
             elif msg == "stats":
                 self_cpu = resource.getrusage(resource.RUSAGE_SELF)
-                cpu = self_cpu.ru_utime + self_cpu.ru_stime
-                if not split:
-                    out = _counters(service, store, bot.collector, gcw)
-                    out["bot_cpu"] = out["client_cpu"] = cpu
-                    conn.send(out)
-                    continue
-                out = await games.call("stats")
-                games_cpu = _cpu_of(games.pid)
-                counts, totals, worst = out["gc"]
-                out.update({
-                    "bot_cpu": cpu + games_cpu, "client_cpu": cpu, "games_cpu": games_cpu,
-                    "games_pid": games.pid,
-                    "lag_worst_ms": max(out["lag_worst_ms"], lag.worst * 1000),
-                    "lag_warnings": out["lag_warnings"] + lag.warnings,
-                    "gc": ([a + b for a, b in zip(counts, gcw.count, strict=True)],
-                           [a + b for a, b in zip(totals, gcw.total, strict=True)],
-                           max(worst, gcw.worst)),
-                    "quiet_passes": bot.collector.passes,
-                    "threads_cpu": {**{f"client {k}": v for k, v in _threads_cpu().items()},
-                                    **{f"games {k}": v for k, v in out["threads_cpu"].items()}},
-                })
+                out = _counters(service, store, bot.collector, gcw)
+                out["bot_cpu"] = self_cpu.ru_utime + self_cpu.ru_stime
                 conn.send(out)
             else:
                 break
@@ -291,23 +233,19 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
         await lag.stop()
         await bot.close()
         task.cancel()
-        if split:
-            await games.close()
-        else:
-            await service.lag.stop()
-            service.close()
-            await store.close()
+        await service.lag.stop()
+        service.close()
+        await store.close()
         conn.send("stopped")
 
 
 class BotProcess:
     def __init__(self, port: int, database: Path, processes: int | None, threads: int,
-                 images: bool = True, split: bool = False) -> None:
+                 images: bool = True) -> None:
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=bot_process,
-                                args=(port, str(database), processes, threads, child, images,
-                                      split),
+                                args=(port, str(database), processes, threads, child, images),
                                 name="bot")
         self.proc.start()
 
@@ -464,7 +402,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:
         bot = BotProcess(fake.port, Path(tmp) / "bot.sqlite3", args.render_processes,
-                         args.engine_threads, not args.no_images, args.game_process)
+                         args.engine_threads, not args.no_images)
         spy: subprocess.Popen[bytes] | None = None
         try:
             await bot.ready()
@@ -486,11 +424,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             fake_before = resource.getrusage(resource.RUSAGE_SELF)
             out["load_before"] = loadavg()
             if args.profile:
-                # with --game-process, BENCH_SPY_GAMES=1 samples the game process instead
-                pid = (before["games_pid"] if os.environ.get("BENCH_SPY_GAMES")
-                       and "games_pid" in before else bot.proc.pid)
                 spy = subprocess.Popen(
-                    ["py-spy", "record", "--pid", str(pid), "--threads", "--gil",
+                    ["py-spy", "record", "--pid", str(bot.proc.pid), "--threads", "--gil",
                      "--rate", os.environ.get("BENCH_SPY_RATE", "100"), "--nonblocking", "-o", args.profile,
                      *(["--format", "speedscope"] if args.profile.endswith(".json") else
                        ["--format", "raw"] if args.profile.endswith(".txt") else [])],
@@ -529,9 +464,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             out["quiet_passes"] = after["quiet_passes"] - before["quiet_passes"]
             out["groundwork"] = after["groundwork"] - before["groundwork"]
             out["calms"] = after["calms"] - before["calms"]
-            for k in ("superseded", "drawn", "bot_cpu", "render_cpu", "client_cpu", "games_cpu"):
-                if k not in after:
-                    continue
+            for k in ("superseded", "drawn", "bot_cpu", "render_cpu"):
                 out[k] = after[k] - before[k]
             out["threads_cpu"] = {k: v - before["threads_cpu"].get(k, 0.0)
                                   for k, v in after["threads_cpu"].items()}
@@ -585,10 +518,6 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
               f"{statistics.median(images) * ms:.0f} ms, p95 {pct(images, 0.95) * ms:.0f} ms, "
               f"max {max(images) * ms:.0f} ms; all drawn {r['images_s']:.1f} s after the start")
     n = len(first)
-    if "games_cpu" in r:
-        print(f"CPU of the bot's two processes: Discord client {r['client_cpu']:.1f} s "
-              f"({r['client_cpu'] / n * ms:.2f} ms a move), game process {r['games_cpu']:.1f} s "
-              f"({r['games_cpu'] / n * ms:.2f} ms a move)")
     print(f"CPU over the moves: bot process {r['bot_cpu']:.1f} s ({r['bot_cpu'] / n * ms:.1f} ms "
           f"a move), render workers {r['render_cpu']:.1f} s, fake Discord {r['fake_cpu']:.1f} s "
           f"({r['fake_cpu'] / n * ms:.1f} ms a move)")
@@ -629,9 +558,6 @@ def main() -> int:
                              "(every image drawn)")
     parser.add_argument("--no-images", action="store_true",
                         help="the bot draws no images (config render_images = false)")
-    parser.add_argument("--game-process", action="store_true",
-                        help="the games in a process of their own beside the Discord client "
-                             "(config game_process = true, bot/gameproc.py)")
     parser.add_argument("--import-undos", type=int, default=0)
     parser.add_argument("--profile", default="",
                         help="py-spy the bot's process into this file while the moves run")

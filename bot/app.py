@@ -17,8 +17,6 @@ from bot.cogs import EXTENSIONS
 from bot.collector import QuietCollector
 from bot.commands import Commands, Rail
 from bot.config import Config
-from bot.lag import LagMonitor
-from bot.quiet import Quiet
 from bot.replies import BotError
 from bot.service import Service
 from bot.store import Store
@@ -30,12 +28,10 @@ log = logging.getLogger(__name__)
 
 
 class RailBot(commands.Bot):
-    """The Discord client. `rail` is the shared command layer the cogs call: `Commands` over
-    `service` in this process, or (`service` None) the command layer of the game process
-    (bot/gameproc.py: `RemoteCommands`, with the count of commands in flight it keeps told)."""
+    """The Discord client. `rail` is the shared command layer the cogs call (`Commands` over
+    the service: bot.commands.Rail is all they ask of it)."""
 
-    def __init__(self, config: Config, service: Service | None, *, rail: Rail | None = None,
-                 quiet: Quiet | None = None, **kwargs: Any) -> None:
+    def __init__(self, config: Config, service: Service, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -47,49 +43,32 @@ class RailBot(commands.Bot):
             **kwargs,
         )
         self.config = config
-        self._service = service
-        if service is not None:
-            commands_here = Commands(service)
-            self.rail: Rail = commands_here
-            self.quiet = service.quiet
-            self.lag = service.lag
-        else:
-            if rail is None or quiet is None:
-                raise ValueError("RailBot without a service needs the game process's rail")
-            self.rail, self.quiet, self.lag = rail, quiet, LagMonitor()
-        self._mail: MailDesk | None = None
+        self.service = service
+        self.commands_here = Commands(service)
+        self.rail: Rail = self.commands_here
+        self.quiet = service.quiet  # commands in flight, each until its first reply is out
+        self.lag = service.lag
         # the collector's young passes when no command is in flight (bot/collector.py)
         self.collector = QuietCollector(self.quiet)
         self.tree.error(self.on_app_command_error)
 
     @property
     def mail(self) -> MailDesk | None:
-        """The e-mail transport, if this process runs it (/invite asks it)."""
-        return self._mail
+        """The e-mail transport, if the bot runs it (/invite asks it)."""
+        return self.commands_here.mail
 
     @mail.setter
     def mail(self, desk: MailDesk | None) -> None:
-        self._mail = desk
-        if isinstance(self.rail, Commands):
-            self.rail.mail = desk
-
-    @property
-    def service(self) -> Service:
-        """The service of this process (not there when the games are in the game process)."""
-        if self._service is None:
-            raise RuntimeError("this client's games are in the game process (bot/gameproc.py)")
-        return self._service
+        self.commands_here.mail = desk
 
     async def setup_hook(self) -> None:
         self.lag.start()
         self.collector.start()
-        if self._service is not None:
-            self._service.groundwork.start()
-            self._service.images.start()  # the render workers warm up before the first move
+        self.service.groundwork.start()
+        self.service.images.start()  # the render workers warm up before the first move
         for ext in EXTENSIONS:
             await self.load_extension(ext)
-        # the transport runs here, or in the game process when the config sets one up
-        if self.mail is not None or (self._service is None and _runs_mail(self.config)):
+        if self.mail is not None:
             await self.load_extension("bot.cogs.mail")
         if self.config.sync_guilds:
             for gid in self.config.sync_guilds:
@@ -102,8 +81,7 @@ class RailBot(commands.Bot):
 
     async def close(self) -> None:
         await self.collector.stop()
-        if self._service is not None:
-            await self._service.groundwork.stop()
+        await self.service.groundwork.stop()
         await super().close()
 
     async def on_app_command_error(
@@ -169,23 +147,17 @@ async def open_service(config: Config) -> Service:
     return Service.from_config(store, config)
 
 
-def _runs_mail(config: Config) -> bool:
-    from bot.mail.settings import mail_settings
-
-    return mail_settings(config.mail) is not None
-
-
 class ShardedRailBot(RailBot, commands.AutoShardedBot):
     """The same client on several gateway shards (discord.py's AutoShardedClient): Discord
     requires sharding past 2,500 servers. Each bot process runs the shard ids it is given;
     processes sharing one PostgreSQL database together run all of them (docs/DEPLOY.md)."""
 
 
-def make_bot(config: Config, service: Service | None, **kwargs: Any) -> RailBot:
-    """A plain client, or a sharded one when the configuration names shards (`kwargs`: the
-    game process's rail and quiet, RailBot)."""
+def make_bot(config: Config, service: Service) -> RailBot:
+    """A plain client, or a sharded one when the configuration names shards."""
     if not config.sharded:
-        return RailBot(config, service, **kwargs)
+        return RailBot(config, service)
+    kwargs: dict[str, Any] = {}
     if config.shard_count is not None:
         kwargs["shard_count"] = config.shard_count
     if config.shard_ids is not None:
@@ -195,9 +167,6 @@ def make_bot(config: Config, service: Service | None, **kwargs: Any) -> RailBot:
 
 async def run_discord(config: Config, token: str) -> None:
     tune_collector()
-    if config.game_process:
-        await _run_split(config, token)
-        return
     service = await open_service(config)
     if config.shard_ids is not None and not service.store.shared:
         log.warning("this process runs only shards %s, on a SQLite file: other processes must "
@@ -216,18 +185,3 @@ async def run_discord(config: Config, token: str) -> None:
         await service.lag.stop()
         service.close()
         await service.store.close()
-
-
-async def _run_split(config: Config, token: str) -> None:
-    """The Discord client here, the games in the game process (bot/gameproc.py)."""
-    from bot.gameproc import GameProcess
-
-    games = GameProcess(config)
-    await games.start()
-    bot = make_bot(config, None, rail=games.rail, quiet=games.quiet)
-    try:
-        async with bot:
-            await bot.start(token)
-    finally:
-        await bot.lag.stop()
-        await games.close()

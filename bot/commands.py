@@ -85,8 +85,8 @@ async def answered(work: Awaitable[Reply], what: str) -> Reply:
 
 
 class Rail(Protocol):
-    """What the Discord layer asks of the command layer: `Commands` in the bot's process, or
-    `bot.gameproc.RemoteCommands` calling the same methods in the game process."""
+    """What the Discord layer asks of the command layer (`Commands`): the cogs go through this
+    and nothing else of the service."""
 
     async def run(self, name: str, ctx: Ctx, **args: Any) -> Reply: ...
     async def choices(self, ctx: Ctx, command: str, param: str, typed: str,
@@ -99,7 +99,6 @@ class Rail(Protocol):
     async def invite(self, ctx: Ctx, address: str, player: str) -> Reply: ...
     async def seat_names(self, channel_id: int) -> list[str]: ...
     async def finish_images(self, reply: Reply) -> list[Attachment]: ...
-    def drop_images(self, reply: Reply) -> None: ...
     def start_notices(self, send: Callable[[Outgoing], Awaitable[None]],
                       ready: Callable[[], Awaitable[Any]] | None = None) -> None: ...
     async def stop_notices(self) -> None: ...
@@ -139,10 +138,6 @@ class Commands:
     async def finish_images(self, reply: Reply) -> list[Attachment]:
         """The images a sent reply still needs (bot/core.py)."""
         return await self.service.finish_images(reply)
-
-    def drop_images(self, reply: Reply) -> None:
-        """The reply could not be sent: its images are not drawn."""
-        reply.images = None
 
     def start_notices(self, send: Callable[[Outgoing], Awaitable[None]],
                       ready: Callable[[], Awaitable[Any]] | None = None) -> None:

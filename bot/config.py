@@ -26,9 +26,6 @@ class Config:
     # memory budget of the full maps each render worker keeps to patch a game's next map
     render_maps_megabytes: int = 128
     engine_threads: int = 8
-    # the games (store, engine, images, notices, e-mail) in a process of their own beside
-    # the Discord client: two cores answer a burst of moves (bot/gameproc.py)
-    game_process: bool = False
     import_seconds: float = 60.0  # an import replaying longer than this is refused
     log_level: str = "INFO"
     guild_ready_timeout: float = 2.0
@@ -94,7 +91,6 @@ def _from_raw(raw: dict[str, Any]) -> Config:
         render_maps_megabytes=int(bot.get("render_maps_megabytes",
                                           base.render_maps_megabytes)),
         engine_threads=int(bot.get("engine_threads", base.engine_threads)),
-        game_process=bool(bot.get("game_process", base.game_process)),
         import_seconds=float(bot.get("import_seconds", base.import_seconds)),
         log_level=str(bot.get("log_level", base.log_level)),
         guild_ready_timeout=float(bot.get("guild_ready_timeout", base.guild_ready_timeout)),

@@ -20,7 +20,7 @@ from bot.mail.repo import is_mail_user
 from bot.naming import Named
 from bot.ports import EnginePort, RealEngine, RealRenderer, Renderer
 from bot.quiet import Groundwork, Quiet
-from bot.replies import Attachment, BotError, ImageJob, Reply
+from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
 from bot.store.asked import AskedRepo
@@ -369,9 +369,9 @@ class ServiceCore:
 
     async def finish_images(self, reply: Reply) -> list[Attachment]:
         """Draw the images a sent reply still needs (none if a newer move will draw them)."""
-        job, reply.images = reply.images, None
-        if not isinstance(job, ImageJob):  # none, or kept in the game process (bot/gameproc.py)
+        if reply.images is None:
             return []
+        job, reply.images = reply.images, None
         return await self.images.draw(job)
 
     @staticmethod

@@ -36,14 +36,6 @@ class ImageJob:
     clocks: tuple[tuple[str, float], ...] = ()  # (engine player id, seconds on turns): the card
 
 
-@dataclass(frozen=True, slots=True)
-class PendingImages:
-    """A reply's images kept in the game process (bot/gameproc.py) until the reply is out:
-    `handle` names them there."""
-
-    handle: int
-
-
 @dataclass(slots=True)
 class Reply:
     """One answer to a command. `mention` lists the only users the message may ping."""
@@ -53,7 +45,7 @@ class Reply:
     attachments: list[Attachment] = field(default_factory=list)
     mention: tuple[int, ...] = ()
     buttons: list[Button] = field(default_factory=list)
-    images: ImageJob | PendingImages | None = None  # images to add once the reply is out
+    images: ImageJob | None = None  # images to add once the reply is out
     clocks: tuple[tuple[str, float], ...] = ()  # players' time on turns, for the card's images
 
 

@@ -179,11 +179,7 @@ async def run_and_reply(
         if not done:
             await interaction.response.defer(thinking=True)
         reply = await task
-        try:
-            await respond(interaction, reply)
-        except BaseException:
-            commands_of(interaction).drop_images(reply)
-            raise
+        await respond(interaction, reply)
     await add_images(interaction, reply)
     _let_go(interaction)
 
