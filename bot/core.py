@@ -233,12 +233,12 @@ class ServiceCore:
             ready = self._kept_ready(live)  # worked out ahead, the state unchanged since
             if ready is not None:
                 return ready[2] if player.engine_id in ready[1].acting else None
-            # can take a while: off the loop
-            legal, turn = await self.run_engine(self._legal_turn, live.game)
-            if player.engine_id not in turn.acting:
+            # can take a while: off the loop, in one hop; with the names of what it offers,
+            # for labels and typed names (bot/naming.py)
+            legal, turn, named = await self.run_engine(self._answer, live.game,
+                                                       player.engine_id)
+            if named is None:
                 return None
-            # with the names of what it offers, for labels and typed names (bot/naming.py)
-            named = await self.run_engine(naming.named, live.game, legal)
             live.ready = (legal, turn, named)
         return named
 
@@ -275,12 +275,21 @@ class ServiceCore:
         game.get_ready()
         if game.finished:
             return None
-        legal, turn = cls._legal_turn(game)
         try:
-            return legal, turn, naming.named(game, legal)
+            legal, turn, named = cls._answer(game, None)
         except Exception:
             log.exception("the legal answer's names failed")
             return None
+        return None if named is None else (legal, turn, named)
+
+    @classmethod
+    def _answer(cls, game: Game, player: str | None) -> tuple[Legal, Turn, Named | None]:
+        """On an engine thread: the legal answer, whose turn it is, and the answer with names
+        if `player` acts now (None: whoever acts), else None."""
+        legal, turn = cls._legal_turn(game)
+        if player is not None and player not in turn.acting:
+            return legal, turn, None
+        return legal, turn, naming.named(game, legal)
 
     @classmethod
     def _legal_turn(cls, game: Game) -> tuple[Legal, Turn]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import consent, moves, naming, ports, story, summary
+from bot import consent, moves, ports, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, Who
 from bot.images import LazyView
 from bot.naming import Named
@@ -115,10 +115,9 @@ class ServicePlay(ServiceCore):
         names and the move built from it (the builder's refusal kept, raised on the loop);
         then, unless the move needs the loop first (a train: its seller may be asked; a run:
         its routes), the move applied as `_apply` would (`_engine_move`, `agreed` False)."""
-        legal, turn = self._legal_turn(game)
-        if player not in turn.acting:
+        legal, turn, named = self._answer(game, player)
+        if named is None:
             return _Early(legal, turn)
-        named = naming.named(game, legal)
         out = _Early(legal, turn, named)
         try:
             action = build(named)

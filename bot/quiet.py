@@ -33,23 +33,15 @@ class Quiet:
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
         """A command is being answered (until its first reply is out)."""
-        self.enter()
+        self._busy += 1
+        self._quiet.clear()
         try:
             yield
         finally:
-            self.leave()
-
-    def enter(self) -> None:
-        """One more command in flight (`busy` without the block: the game process counts the
-        Discord client's commands this way, bot/gameproc.py)."""
-        self._busy += 1
-        self._quiet.clear()
-
-    def leave(self) -> None:
-        self._busy = max(0, self._busy - 1)
-        if not self._busy:
-            self.calms += 1
-            self._quiet.set()
+            self._busy -= 1
+            if not self._busy:
+                self.calms += 1
+                self._quiet.set()
 
     @property
     def in_flight(self) -> int:

@@ -169,6 +169,19 @@ async def test_a_moves_images_wait_for_the_replies_in_flight_at_most_image_hold(
         desk.close()
 
 
+def _count_hops(service: Any) -> list[str]:
+    """The names of the engine hops the service makes from now on (run_engine wrapped)."""
+    hops: list[str] = []
+    real = service.run_engine
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(getattr(fn, "__name__", str(fn)))
+        return await real(fn, *args, **kwargs)
+
+    service.run_engine = counted
+    return hops
+
+
 async def _groundwork_done(env: Env, n: int) -> None:
     for _ in range(500):
         await asyncio.sleep(0.002)
@@ -197,14 +210,7 @@ async def test_the_groundwork_names_the_legal_answer_and_the_next_move_takes_one
     assert turn == ServiceCore._turn(live.game, legal)
     assert named == naming.named(live.game, legal)  # names and legal fields alike
     # the next move: one engine hop before its reply (the move itself)
-    hops: list[str] = []
-    real = service.run_engine
-
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        hops.append(getattr(fn, "__name__", str(fn)))
-        return await real(fn, *args, **kwargs)
-
-    service.run_engine = counted  # type: ignore[method-assign]
+    hops = _count_hops(service)
     await play(env, thread, STOCK_ROUND[3:4])
     assert hops[0] == "_engine_move" and "_early" not in hops  # (then its images)
     # the state changed: what was kept no longer holds; the groundwork works it out again
@@ -255,14 +261,8 @@ async def test_a_move_whose_legal_answer_was_not_kept_answers_the_same_in_one_ho
     game_id = (await service.store.game_in_channel(thread)).id  # type: ignore[union-attr]
     await _groundwork_done(env, len(DRAFT) + len(STOCK_ROUND))
     live = service._cache[game_id]
-    hops: list[str] = []
-    real = service.run_engine
-
-    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
-        hops.append(getattr(fn, "__name__", str(fn)))
-        return await real(fn, *args, **kwargs)
-
-    service.run_engine = counted  # type: ignore[method-assign]
+    real = service.run_engine  # (the hops below are not counted)
+    hops = _count_hops(service)
     refusals = [("B", "pass", {}),  # not Bob's turn
                 ("A", "lay", {"hex": "H6", "tile": "57", "rotation": "2"}),
                 ("A", "lay", {"hex": "Z99", "tile": "57"}),
