@@ -60,6 +60,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import timeline  # noqa: E402
 from tests.bot.conftest import FIXTURES  # noqa: E402
 from tests.bot.fake_discord import FakeDiscord, Pending, User  # noqa: E402
 
@@ -191,6 +192,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
 
     FakeDiscord.point_at(port)
     gcw = GcWatch()
+    if os.environ.get("BENCH_TIMELINE"):  # --timeline: marks on each move's way (timeline.py)
+        timeline.install()
     tune_collector()  # as bot.app.run_discord does
     if os.environ.get("BENCH_SWITCH"):  # an experiment: the GIL's switch interval
         sys.setswitchinterval(float(os.environ["BENCH_SWITCH"]))
@@ -222,6 +225,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
                 lag.worst, lag.warnings = 0.0, 0
                 gcw.reset()
                 conn.send(None)
+            elif msg == "timeline":
+                conn.send(timeline.TRACE)
             elif msg == "stats":
                 self_cpu = resource.getrusage(resource.RUSAGE_SELF)
                 out = _counters(service, store, bot.collector, gcw)
@@ -458,6 +463,11 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             fake_after = resource.getrusage(resource.RUSAGE_SELF)
             out["load_after"] = loadavg()
             out.update(measure(fake.pending, iids))
+            if args.timeline and not args.rate:
+                trace = await bot.ask("timeline")
+                sent = [(iid, fake.pending[iid].dispatched) for iid in iids]
+                out["timeline"] = timeline.report(
+                    trace, [sent[i:i + args.games] for i in range(0, len(sent), args.games)])
             out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
             out["commits"] = after["commits"] - before["commits"]
             out["render_mb"] = after["render_mb"]
@@ -535,6 +545,9 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
         f"SQLite commits {r['commits']}")
     print(f"groundwork done when no command was in flight: {r['groundwork']} games; "
           f"the bot went quiet (no command in flight) {r['calms']} times")
+    if r.get("timeline"):
+        print("each move's way, from its wave's first send (medians over the waves):")
+        print("\n".join(r["timeline"]))
     if "import" in r:
         text, took = r["import"]
         print(f"import of {args.import_undos} undo/redo pairs: {took:.1f} s: {text}")
@@ -561,7 +574,11 @@ def main() -> int:
     parser.add_argument("--import-undos", type=int, default=0)
     parser.add_argument("--profile", default="",
                         help="py-spy the bot's process into this file while the moves run")
+    parser.add_argument("--timeline", action="store_true",
+                        help="mark each move's way to its first reply (bench/timeline.py)")
     args = parser.parse_args()
+    if args.timeline:
+        os.environ["BENCH_TIMELINE"] = "1"  # the bot's process is spawned with this environment
     if not FIXTURE.exists():
         print(f"{FIXTURE} is absent: the bench re-plays that recorded game", file=sys.stderr)
         return 2

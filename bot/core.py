@@ -8,7 +8,7 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
@@ -24,6 +24,7 @@ from bot.replies import Attachment, BotError, Reply
 from bot.sizing import deep_size
 from bot.store import ActionRecord, GameRecord, Store
 from bot.store.asked import AskedRepo
+from bot.store.batch import Step
 from bot.store.locks import CREATE_KEY, GameLocks
 from engine.game import Game
 from engine.legal import Legal
@@ -76,6 +77,16 @@ class Turn:
 
 # (the legal answer, whose turn it is, the legal answer with names)
 Ready = tuple[Legal, Turn, Named]
+
+
+@dataclass(slots=True)
+class TurnChange:
+    """A turn change's bookkeeping (bot/turns.py), worked out before it is stored: `steps`,
+    written in one transaction with the move's action (or on their own after the start or an
+    import), and `written`, run once they are stored (given the reply, if any)."""
+
+    steps: Sequence[Step] = ()
+    written: Callable[[Reply | None], Awaitable[None]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,10 +366,21 @@ class ServiceCore:
                 for u in users) + f" to act{for_what}."
             reply.mention = tuple(u for u in users if not is_mail_user(u))
 
+    async def _turn_change(self, record: GameRecord, turn: Turn, stamp: int,
+                           round_name: str) -> TurnChange:
+        """The long-game bookkeeping of a turn change after `stamp` stored actions (caller
+        holds the game's lock; bot/turns.py overrides it)."""
+        return TurnChange()
+
     async def _turn_changed(self, record: GameRecord, turn: Turn, stamp: int, round_name: str,
                             reply: Reply | None) -> None:
-        """After a move, the start or an import (caller holds the game's lock): the long-game
-        bookkeeping (bot/turns.py overrides it)."""
+        """After the start or an import (caller holds the game's lock): the bookkeeping
+        stored on its own (a move stores it with its action: bot/play.py)."""
+        change = await self._turn_change(record, turn, stamp, round_name)
+        if change.steps:
+            await self.store.db.write_batch(change.steps)
+        if change.written is not None:
+            await change.written(reply)
 
     def _draw(self, reply: Reply, draw: Draw) -> None:
         """Give the reply its images to draw once it is sent (bot/images.py)."""

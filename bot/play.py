@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import consent, moves, ports, story, summary
-from bot.core import Draw, Live, ServiceCore, Turn, Who
+from bot.core import Draw, Live, ServiceCore, Turn, TurnChange, Who
 from bot.images import LazyView
 from bot.naming import Named
 from bot.replies import Attachment, BotError, Reply
@@ -37,12 +37,24 @@ class ServicePlay(ServiceCore):
     ) -> Reply:
         """Apply one move built from the acting entity's legal options; with `at_position`
         only if the stored log still has that length (a mail answers one position: checked
-        under the game's lock, so another player's move cannot slip in between)."""
-        async with self._locks[game_id]:
-            seen, record = await self.store.seen_and_game(interaction_id, game_id)  # one hop
-            if seen:
+        under the game's lock, so another player's move cannot slip in between).
+
+        An interaction already handled (Discord delivering it again, a mail sent twice) is
+        answered so: when the engine accepts the move again, the store refuses its id
+        (`DuplicateInteraction`); when the move is refused, the store is asked whether the
+        interaction was handled before the refusal is sent. A move reads nothing else first
+        (the game's record is kept in memory: `Store.game`)."""
+        try:
+            return await self._act(who, game_id, build, interaction_id, at_position)
+        except BotError:
+            if interaction_id and await self.store.interaction_seen(interaction_id):
                 return Reply("This command was already handled.", ephemeral=True)
-            live, player_engine_id = await self._seated_live(who, game_id, record)
+            raise
+
+    async def _act(self, who: Who, game_id: int, build: MoveBuilder, interaction_id: str | None,
+                   at_position: int | None) -> Reply:
+        async with self._locks[game_id]:
+            live, player_engine_id = await self._seated_live(who, game_id)
             if at_position is not None and len(live.records) != at_position:
                 raise BotError(f"This answers the position after move {at_position}; the game "
                                f"has moved on (move {len(live.records)}): answer the latest "
@@ -209,6 +221,13 @@ class ServicePlay(ServiceCore):
         dumped = done.dumped
         seq = len(live.records) + 1
         uid = user_id if user_id is not None else (who.user_id if who else None)
+        # whose turn it is now, stored with the action in one transaction (one commit a move)
+        change: TurnChange | None = None
+        if done.after is not None:
+            try:
+                change = await self._turn_change(live.record, done.after[2], seq, done.after[3])
+            except Exception:
+                log.exception("game %s: the turn change could not be worked out", live.record.id)
         try:
             await self.store.append_action(
                 live.record.id,
@@ -217,6 +236,7 @@ class ServicePlay(ServiceCore):
                 interaction_id=interaction_id,
                 user_id=uid,
                 finished=bool(game.finished),
+                also=change.steps if change is not None else (),
             )
         except DuplicateInteraction:
             story.forget(live.record.id, seq, game)
@@ -261,8 +281,10 @@ class ServicePlay(ServiceCore):
                 kinds = ("status", *[k for k in kinds if k != "status"])
             else:
                 self._add_ping(reply, live.record, turn)
-            await self._turn_changed(live.record, turn, len(live.records),
-                                     round_now, reply)
+            if change is None:
+                raise RuntimeError("no turn change worked out")
+            if change.written is not None:
+                await change.written(reply)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"

@@ -2,10 +2,10 @@
 spent on their turns (and an optional time bank), reminders after a per-game delay with
 growing gaps outside the player's quiet hours, `/nudge`, followers, `/games` and `/mygames`.
 
-Every move passes through `_turn_changed` (called by play.py, the start and the import): it
-charges the clocks of whoever was acting, stores who acts now, replaces the game's pending
-reminders, and keeps the reply's ping only for players who were not already acting (a ping
-only when the turn really passes). Time comes from the injectable clock (bot/clock.py); the
+Every move passes through `_turn_change` (called by play.py, the start and the import): it
+charges the clocks of whoever was acting, stores who acts now (in the move's own transaction),
+replaces the game's pending reminders, and keeps the reply's ping only for players who were
+not already acting (a ping only when the turn really passes). Time comes from the injectable clock (bot/clock.py); the
 reminder loop is in bot/reminders.py.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import HOUR, Clock, QuietHours, RealClock, parse_quiet, parse_timezone, span
-from bot.core import ServiceCore, Turn, Who, _clip
+from bot.core import ServiceCore, Turn, TurnChange, Who, _clip
 from bot.replies import BotError, Reply
 from bot.store import GameRecord
 from bot.store.longgames import LongGameRepo, Timing, TurnState
@@ -69,11 +69,12 @@ class ServiceTurns(ServiceCore):
                 out.append(p.user_id)
         return out
 
-    async def _turn_changed(self, record: GameRecord, turn: Turn, stamp: int, round_name: str,
-                            reply: Reply | None) -> None:
-        """After a move (or the start, an import): charge the clocks, store who acts now and
-        their reminders, ping only players newly up, add the clocks line when the turn passed
-        or the round changed, and tell the game's followers. Caller holds the game's lock."""
+    async def _turn_change(self, record: GameRecord, turn: Turn, stamp: int,
+                           round_name: str) -> TurnChange:
+        """A turn change (a move, the start, an import; caller holds the game's lock): the
+        clocks charged, who acts now and their reminders, as writes for the move's own
+        transaction; once stored, the reply pings only players newly up, shows the clocks
+        line when the turn passed or the round changed, and the game's followers are told."""
         now = self.clock.now()
         state = await self.long.turn_state(record.id)
         timing = await self.long.timing(record.id)
@@ -93,28 +94,33 @@ class ServiceTurns(ServiceCore):
                 quiet_end = (await self.long.quiet_hours(u)).until(now)
                 if quiet_end is not None:
                     held[u] = quiet_end
-        await self.long.record_turn(new, charges, [(u, held.get(u, due)) for u in users])
-        if reply is not None:
-            reply.mention = tuple(u for u in reply.mention if u not in before and u not in held)
-            for u, until in held.items():
-                reply.text += (f"\n({self._user_name(record, u)} is in quiet hours: pinged "
-                               f"when they end, {stamp_text(until)}.)")
-            # the clocks go with the phone card: when the turn passes or the round changes
-            card = passed or state is None or state.round != round_name
-            reply.clocks = tuple(await self._engine_clocks(record, new, now))
-            if card and not turn.finished:  # (the same clocks: not read again)
-                line = await self._clocks_line(record, new, timing, now, reply.clocks)
-                if line:
-                    reply.text += "\n" + line
-                vacant = [p.name for p in record.players if p.engine_id in acting
-                          and p.user_id <= 0]
-                if vacant:
-                    reply.text += (f"\n{', '.join(vacant)} is vacant: the creator (or a vote) "
-                                   "seats a substitute with /substitute.")
-        if passed and (users or turn.finished):
-            await self._tell_followers(record, new, turn)
-        for listener in self.turn_listeners:
-            listener(record, turn, stamp)
+        steps, kept = self.long.turn_steps(new, charges, [(u, held.get(u, due)) for u in users])
+
+        async def written(reply: Reply | None) -> None:
+            self.long.turn_stored(new, charges, kept)
+            if reply is not None:
+                reply.mention = tuple(u for u in reply.mention if u not in before and u not in held)
+                for u, until in held.items():
+                    reply.text += (f"\n({self._user_name(record, u)} is in quiet hours: pinged "
+                                   f"when they end, {stamp_text(until)}.)")
+                # the clocks go with the phone card: when the turn passes or the round changes
+                card = passed or state is None or state.round != round_name
+                reply.clocks = tuple(await self._engine_clocks(record, new, now))
+                if card and not turn.finished:  # (the same clocks: not read again)
+                    line = await self._clocks_line(record, new, timing, now, reply.clocks)
+                    if line:
+                        reply.text += "\n" + line
+                    vacant = [p.name for p in record.players if p.engine_id in acting
+                              and p.user_id <= 0]
+                    if vacant:
+                        reply.text += (f"\n{', '.join(vacant)} is vacant: the creator (or a vote) "
+                                       "seats a substitute with /substitute.")
+            if passed and (users or turn.finished):
+                await self._tell_followers(record, new, turn)
+            for listener in self.turn_listeners:
+                listener(record, turn, stamp)
+
+        return TurnChange(steps, written)
 
     def _charges(self, record: GameRecord, state: TurnState | None,
                  now: float) -> list[tuple[str, int, float]]:

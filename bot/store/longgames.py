@@ -143,9 +143,19 @@ class LongGameRepo:
         """In one transaction: charge the clocks ((engine id, user id, seconds)), store whose
         turn it is now, and replace the game's unsent reminders by `reminders` ((user id, due
         time), the first reminder of this wait)."""
-        self._turns.pop(state.game_id, None)  # read again if the transaction fails
-        clocks = self._clocks.pop(state.game_id, None)
-        await self.store.db.write_batch([  # one batch: it may share a commit (batch.py)
+        steps, kept = self.turn_steps(state, charges, reminders)
+        await self.store.db.write_batch(steps)  # one batch: it may share a commit (batch.py)
+        self.turn_stored(state, charges, kept)
+
+    def turn_steps(self, state: TurnState, charges: Sequence[tuple[str, int, float]],
+                   reminders: Sequence[tuple[int, float]]
+                   ) -> tuple[list[Step], dict[tuple[str, int], float] | None]:
+        """`record_turn`'s writes, for a transaction of the caller's (a move stores them with
+        its action); then `turn_stored` once they are written, with the clocks returned here
+        (the game's clocks as kept in memory before: read again if the writes fail)."""
+        self._turns.pop(state.game_id, None)
+        kept = self._clocks.pop(state.game_id, None)
+        return [
             Step("INSERT INTO clocks (game_id, engine_id, user_id, seconds) VALUES (?, ?, ?, ?)"
                  " ON CONFLICT (game_id, engine_id, user_id) DO UPDATE SET"
                  " seconds = clocks.seconds + excluded.seconds",
@@ -163,13 +173,20 @@ class LongGameRepo:
                  " VALUES (?, ?, ?, 1, ?) ON CONFLICT DO NOTHING",
                  [(state.game_id, user_id, state.stamp, due) for user_id, due in reminders],
                  many=True),
-        ])
-        if self._cached():
-            self._turns[state.game_id] = state
-            if clocks is not None:  # the same sums as the database's
-                for e, u, sec in charges:
-                    clocks[(e, u)] = clocks.get((e, u), 0.0) + sec
-                self._clocks[state.game_id] = clocks
+        ], kept
+
+    def turn_stored(self, state: TurnState, charges: Sequence[tuple[str, int, float]],
+                    kept: dict[tuple[str, int], float] | None) -> None:
+        """`turn_steps`' writes are stored: keep the new state and clocks in memory."""
+        # a read while the writes were on their way kept what the database had before them
+        self._clocks.pop(state.game_id, None)
+        if not self._cached():
+            return
+        self._turns[state.game_id] = state
+        if kept is not None:  # the same sums as the database's
+            for e, u, sec in charges:
+                kept[(e, u)] = kept.get((e, u), 0.0) + sec
+            self._clocks[state.game_id] = kept
 
     async def clocks(self, game_id: int) -> dict[tuple[str, int], float]:
         kept = self._clocks.get(game_id)
@@ -289,6 +306,13 @@ class LongGameRepo:
                           reason: str, at: float) -> tuple[int, str]:
         """Seat `new_user` in the seat `engine_id` (the engine's player id stays); returns
         the previous holder (user id, name)."""
+        try:
+            return await self._change_seat(game_id, engine_id, new_user, new_name, reason, at)
+        finally:
+            self.store.game_changed(game_id)  # its players (and maybe its creator) changed
+
+    async def _change_seat(self, game_id: int, engine_id: str, new_user: int, new_name: str,
+                           reason: str, at: float) -> tuple[int, str]:
         async with self.store._transaction() as db:
             row = await db.fetchone(
                 "SELECT user_id, name FROM players WHERE game_id = ? AND engine_id = ?",

@@ -8,7 +8,9 @@ bot/store/records.py.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from importlib import resources
@@ -41,6 +43,9 @@ def _migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
+RECORDS_KEPT = 4096  # game records kept in memory (`Store.game`), the most recently used
+
+
 class Store:
     """The bot's repository on a database (bot/store/db.py): a SQLite file by default, or a
     PostgreSQL server shared by several bot processes. Open with `await Store.open(target)`."""
@@ -51,6 +56,12 @@ class Store:
         # never changes, and games are never deleted, so a thread found once is kept (every
         # move asks; in any process, whatever the database)
         self._thread_games: dict[int, int] = {}
+        # game id -> its record (the game's row and its players) as stored, kept while this
+        # process is the database's only writer (SQLite): every write to a game's row or its
+        # players goes through this store, which drops the game's record once the write is
+        # done (`game_changed`); a read under way across such a write is not kept
+        self._records: OrderedDict[int, GameRecord] = OrderedDict()
+        self._record_writes = 0
 
     @property
     def dialect(self) -> str:
@@ -161,18 +172,30 @@ class Store:
         return await self.game(int(row[0])) if row else None
 
     async def game(self, game_id: int) -> GameRecord | None:
+        """The game's record (kept in memory on SQLite: every move asks)."""
+        if self.shared:
+            return await self._read_game(game_id)
+        kept = self._records.get(game_id)
+        if kept is not None:
+            self._records.move_to_end(game_id)
+            return kept
+        writes = self._record_writes
+        record = await self._read_game(game_id)
+        if record is not None and writes == self._record_writes:
+            self._records[game_id] = record
+            if len(self._records) > RECORDS_KEPT:
+                self._records.popitem(last=False)
+        return record
+
+    async def _read_game(self, game_id: int) -> GameRecord | None:
         rows, prow = await self.db.fetch_batch(_game_queries(game_id))
         return _game_record(rows, prow)
 
-    async def seen_and_game(self, interaction_id: str | None, game_id: int
-                            ) -> tuple[bool, GameRecord | None]:
-        """`interaction_seen` and `game` in one batch (on SQLite one hop to its thread):
-        what a move reads first, under its game's lock."""
-        if not interaction_id:
-            return False, await self.game(game_id)
-        seen, rows, prow = await self.db.fetch_batch(
-            [_seen_query(interaction_id), *_game_queries(game_id)])
-        return bool(seen), _game_record(rows, prow)
+    def game_changed(self, game_id: int) -> None:
+        """A write to the game's row or players is done (or failed): read it again."""
+        self._record_writes += 1
+        self._records.pop(game_id, None)
+
     async def game_stamp(self, game_id: int) -> tuple[int, int]:
         """(revision, log length) of a game as stored: it differs from a cached copy's when
         another process changed the game (a move, a seat, a status)."""
@@ -219,16 +242,22 @@ class Store:
         return [int(r[0]) for r in rows]
 
     async def set_status(self, game_id: int, status: str) -> None:
-        await self._write(
-            "UPDATE games SET status = ?, updated_at = ?, revision = revision + 1 WHERE id = ?",
-            (status, _now(), game_id))
+        try:
+            await self._write(
+                "UPDATE games SET status = ?, updated_at = ?, revision = revision + 1"
+                " WHERE id = ?", (status, _now(), game_id))
+        finally:
+            self.game_changed(game_id)
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
-        await self._write(
-            "UPDATE games SET thread_id = ?, updated_at = ?, revision = revision + 1"
-            " WHERE id = ?",
-            (thread_id, _now(), game_id),
-        )
+        try:
+            await self._write(
+                "UPDATE games SET thread_id = ?, updated_at = ?, revision = revision + 1"
+                " WHERE id = ?",
+                (thread_id, _now(), game_id),
+            )
+        finally:
+            self.game_changed(game_id)
 
     async def add_player(self, game_id: int, user_id: int, name: str, engine_id: str) -> bool:
         """Seat a player (False if already in)."""
@@ -242,28 +271,36 @@ class Store:
                 await tx.execute(_BUMP, (game_id,))
         except IntegrityError:
             return False
+        finally:
+            self.game_changed(game_id)
         return True
 
     async def remove_player(self, game_id: int, user_id: int) -> bool:
-        async with self._transaction() as tx:
-            cur = await tx.execute(
-                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-            await tx.execute(_BUMP, (game_id,))
+        try:
+            async with self._transaction() as tx:
+                cur = await tx.execute(
+                    "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+                await tx.execute(_BUMP, (game_id,))
+        finally:
+            self.game_changed(game_id)
         return cur.rowcount > 0
 
     async def start_game(self, game_id: int, seating: Sequence[int]) -> None:
         """Record the seat order (user ids) and mark the game active, in one transaction."""
-        async with self._transaction() as tx:
-            for seat, user_id in enumerate(seating):
+        try:
+            async with self._transaction() as tx:
+                for seat, user_id in enumerate(seating):
+                    await tx.execute(
+                        "UPDATE players SET seat = ? WHERE game_id = ? AND user_id = ?",
+                        (seat, game_id, user_id),
+                    )
                 await tx.execute(
-                    "UPDATE players SET seat = ? WHERE game_id = ? AND user_id = ?",
-                    (seat, game_id, user_id),
+                    "UPDATE games SET status = 'active', updated_at = ?, revision = revision + 1"
+                    " WHERE id = ?",
+                    (_now(), game_id),
                 )
-            await tx.execute(
-                "UPDATE games SET status = 'active', updated_at = ?, revision = revision + 1"
-                " WHERE id = ?",
-                (_now(), game_id),
-            )
+        finally:
+            self.game_changed(game_id)
 
     # -- the action log ---------------------------------------------------------------------
 
@@ -288,8 +325,10 @@ class Store:
         interaction_id: str | None,
         user_id: int | None,
         finished: bool = False,
+        also: Sequence[Step] = (),
     ) -> None:
-        """Append one action at `seq` in one transaction (and finish the game if it ended).
+        """Append one action at `seq` in one transaction (and finish the game if it ended),
+        with the writes `also` (whose turn it is now: bot/turns.py) in the same transaction.
 
         Raises DuplicateInteraction if the interaction id was already recorded, and
         SeqTaken if another writer already stored the game's action `seq` (the primary key
@@ -303,13 +342,23 @@ class Store:
                 Step("UPDATE games SET updated_at = ?, revision = revision + 1,"
                      " status = CASE WHEN ? THEN 'finished' ELSE status END WHERE id = ?",
                      (now, bool(finished), game_id)),
+                *also,
             ])
         except IntegrityError as err:
+            self.game_changed(game_id)
             if "interaction_id" in str(err):
                 raise DuplicateInteraction(interaction_id) from err
             if "seq" in str(err) or "actions_pkey" in str(err):
                 raise SeqTaken(game_id, seq) from err
             raise
+        except BaseException:
+            self.game_changed(game_id)
+            raise
+        kept = self._records.get(game_id)
+        if finished or kept is None:
+            self.game_changed(game_id)
+        else:  # the same record, one write later
+            self._records[game_id] = dataclasses.replace(kept, revision=kept.revision + 1)
 
     # -- undo requests ----------------------------------------------------------------------
 

@@ -233,7 +233,7 @@ def pg_server() -> Iterator[PgServer]:
 PG_DEFAULT_MODULES = frozenset({
     "test_e2e_undo_io", "test_e2e_reminders", "test_e2e_clocks", "test_e2e_lifecycle",
     "test_store_and_main", "test_shared_db", "test_sharding", "test_workers", "test_store_copy",
-    "test_batch",
+    "test_batch", "test_move_transaction",
 })
 
 

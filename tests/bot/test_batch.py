@@ -8,6 +8,7 @@ import asyncio
 import pickle
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from bot.ports import RealRenderer
 from bot.store import DuplicateInteraction, Store
 from bot.store.batch import Step
 from bot.store.db import IntegrityError, SqliteDb
+from bot.store.longgames import LongGameRepo
 
 
 async def _new_game(store: Store, *, channel_id: int, thread_id: int | None, interaction_id: str,
@@ -69,18 +71,80 @@ async def test_a_retried_interaction_is_still_refused_in_a_shared_commit(tmp_pat
         await store.close()
 
 
-async def test_a_moves_first_reads_in_one_batch(tmp_path: Path) -> None:
+async def test_a_games_record_is_read_once_then_again_after_each_change(tmp_path: Path) -> None:
+    """Every move asks for its game's record: on SQLite it is kept in memory, and every write
+    to the game's row or players drops it (the next ask reads the database again)."""
     store = await Store.open(tmp_path / "bot.sqlite3")
+    reads: list[int] = []
+    read = store._read_game
+
+    async def counted(game_id: int) -> Any:
+        reads.append(game_id)
+        return await read(game_id)
+
+    store._read_game = counted  # type: ignore[method-assign]
+    long = LongGameRepo(store)
     try:
-        game_id = await _new_game(store, channel_id=2, thread_id=3, interaction_id="create", status="active")
-        await store.append_action(game_id, 1, {"type": "pass"}, interaction_id="i1",
-                                  user_id=10)
-        seen, record = await store.seen_and_game("i1", game_id)
-        assert seen and record == await store.game(game_id)
-        assert await store.seen_and_game("create", game_id) == (True, record)
-        assert await store.seen_and_game("i2", game_id) == (False, record)
-        assert await store.seen_and_game(None, game_id) == (False, record)
-        assert await store.seen_and_game("i2", game_id + 1) == (False, None)
+        gid = await _new_game(store, channel_id=2, thread_id=3, interaction_id="c", status="open")
+
+        async def check(read_again: bool) -> None:
+            before = len(reads)
+            kept = await store.game(gid)
+            assert kept == await read(gid)  # as stored
+            assert len(reads) == before + read_again
+            assert await store.game(gid) is kept and len(reads) == before + read_again
+
+        await check(True)
+        assert await store.add_player(gid, 11, "B", "11")
+        await check(True)
+        assert await store.remove_player(gid, 11)
+        await check(True)
+        assert await store.add_player(gid, 12, "C", "12")
+        await store.start_game(gid, [10, 12])
+        await check(True)
+        await store.append_action(gid, 1, {"type": "pass"}, interaction_id="i1", user_id=10)
+        await check(False)  # the same record, its revision one write later
+        await long.change_seat(gid, "12", 13, "D", "test", 0.0)
+        await check(True)
+        with pytest.raises(DuplicateInteraction):
+            await store.append_action(gid, 2, {"type": "pass"}, interaction_id="i1", user_id=10)
+        await check(True)
+        await store.append_action(gid, 2, {"type": "pass"}, interaction_id="i2", user_id=10,
+                                  finished=True)
+        await check(True)
+        assert (await store.game(gid) or pytest.fail()).status == "finished"
+        await store.set_status(gid, "abandoned")
+        await check(True)
+        await store.set_thread(gid, 4)
+        await check(True)
+        assert await store.game(gid + 1) is None
+        assert await store.interaction_seen("i1") and await store.interaction_seen("c")
+        assert not await store.interaction_seen("i3")
+    finally:
+        await store.close()
+
+
+async def test_a_record_read_across_a_change_is_not_kept(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.sqlite3")
+    read = store._read_game
+    gate = asyncio.Event()
+
+    async def slow(game_id: int) -> Any:
+        record = await read(game_id)  # read before the change below...
+        await gate.wait()  # ...returned after it
+        return record
+
+    try:
+        gid = await _new_game(store, channel_id=2, thread_id=3, interaction_id="c", status="active")
+        store._read_game = slow  # type: ignore[method-assign]
+        asking = asyncio.ensure_future(store.game(gid))
+        for _ in range(20):
+            await asyncio.sleep(0.01)
+        await store.set_status(gid, "abandoned")
+        gate.set()
+        assert (await asking or pytest.fail()).status == "active"  # as read
+        store._read_game = read  # type: ignore[method-assign]
+        assert (await store.game(gid) or pytest.fail()).status == "abandoned"
     finally:
         await store.close()
 

@@ -1,0 +1,120 @@
+"""Where a wave's moves spend their time in the bot's process (`load_bench.py --timeline`).
+
+Marks (`time.perf_counter`, which the bench's process shares: the same monotonic clock) are
+taken by wrapping, in the bot's process only, the points each move passes on its way to the
+first reply: the gateway event parsed (gw), the command handler entered (run), the engine hop
+asked for / started / done on its thread / back on the loop (eng, eng_run, eng_ran,
+eng_back), the action's store write sent / committed (store, stored) and the first reply
+sent / answered (reply, replied). The report gives, per mark, the median over the waves of
+its median and p95, in ms from the wave's first send.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import statistics
+import time
+from typing import Any
+
+MARKS = ("gw", "run", "read", "readd", "eng", "eng_run", "eng_ran", "eng_back", "store", "stored", "reply",
+         "replied")
+TRACE: dict[str, list[tuple[str, float]]] = {}  # interaction id -> (mark, time)
+
+
+def install() -> None:
+    """Wrap the points above (in the bot's process, before the bot starts)."""
+    import discord.state
+
+    import bot.cogs._base as base
+    from bot.core import ServiceCore
+    from bot.store.repo import Store
+
+    current: contextvars.ContextVar[str] = contextvars.ContextVar("interaction", default="")
+    now = time.perf_counter
+
+    def mark(key: str, label: str) -> None:
+        if key:
+            TRACE.setdefault(key, []).append((label, now()))
+
+    parse = discord.state.ConnectionState.parse_interaction_create
+
+    def parsed(self: Any, data: Any) -> Any:
+        mark(str(data["id"]), "gw")
+        return parse(self, data)
+
+    discord.state.ConnectionState.parse_interaction_create = parsed  # type: ignore[method-assign]
+    run_and_reply = base.run_and_reply
+
+    async def run(interaction: Any, work: Any) -> None:
+        current.set(str(interaction.id))  # the work's task copies this context
+        mark(str(interaction.id), "run")
+        await run_and_reply(interaction, work)
+
+    base.run_and_reply = run
+    respond = base.respond
+
+    async def reply(interaction: Any, answer: Any) -> None:
+        mark(str(interaction.id), "reply")
+        await respond(interaction, answer)
+        mark(str(interaction.id), "replied")
+
+    base.respond = reply
+    run_engine = ServiceCore.run_engine
+
+    async def engine(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        key = current.get()
+        mark(key, "eng")
+
+        def hop() -> Any:
+            mark(key, "eng_run")
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                mark(key, "eng_ran")
+
+        out = await run_engine(self, hop)
+        mark(key, "eng_back")
+        return out
+
+    ServiceCore.run_engine = engine  # type: ignore[method-assign]
+    append = Store.append_action
+
+    async def store(self: Any, *args: Any, **kwargs: Any) -> None:
+        key = current.get()
+        mark(key, "store")
+        await append(self, *args, **kwargs)
+        mark(key, "stored")
+
+    Store.append_action = store  # type: ignore[method-assign]
+    game = Store.game
+
+    async def read(self: Any, *args: Any, **kwargs: Any) -> Any:
+        key = current.get()
+        mark(key, "read")
+        out = await game(self, *args, **kwargs)
+        mark(key, "readd")
+        return out
+
+    Store.game = read  # type: ignore[method-assign]
+
+
+def report(trace: dict[str, list[tuple[str, float]]], waves: list[list[tuple[int, float]]]
+           ) -> list[str]:
+    """Per mark: the median over `waves` ((interaction id, sent at) of each wave's moves) of
+    the mark's median and p95 in ms from the wave's first send (a move's first such mark)."""
+    rows: dict[str, list[tuple[float, float]]] = {m: [] for m in MARKS}
+    for wave in waves:
+        t0 = min(at for _iid, at in wave)
+        for m in MARKS:
+            times = sorted((next(t for label, t in trace[str(iid)] if label == m) - t0) * 1000
+                           for iid, _at in wave
+                           if any(label == m for label, _t in trace.get(str(iid), ())))
+            if times:
+                rows[m].append((statistics.median(times), times[int(0.95 * (len(times) - 1))]))
+    out = []
+    for m in MARKS:
+        if rows[m]:
+            p50 = statistics.median(r[0] for r in rows[m])
+            p95 = statistics.median(r[1] for r in rows[m])
+            out.append(f"  {m:9} median {p50:5.0f} ms, p95 {p95:5.0f} ms")
+    return out
