@@ -27,7 +27,6 @@ class GameRecord:
     status: str
     creator_id: int
     players: tuple[PlayerRecord, ...]
-    revision: int = 0  # bumped by every write to the game (bot/core.py compares it)
 
     @property
     def seated(self) -> tuple[PlayerRecord, ...]:

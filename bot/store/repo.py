@@ -8,7 +8,6 @@ bot/store/records.py.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -354,11 +353,8 @@ class Store:
         except BaseException:
             self.game_changed(game_id)
             raise
-        kept = self._records.get(game_id)
-        if finished or kept is None:
+        if finished:
             self.game_changed(game_id)
-        else:  # the same record, one write later
-            self._records[game_id] = dataclasses.replace(kept, revision=kept.revision + 1)
 
     # -- undo requests ----------------------------------------------------------------------
 
@@ -472,5 +468,4 @@ def _game_record(rows: Sequence[Any], prow: Sequence[Any]) -> GameRecord | None:
         status=str(row["status"]),
         creator_id=int(row["creator_id"]),
         players=players,
-        revision=int(row["revision"]),
     )
