@@ -5,8 +5,10 @@ taken by wrapping, in the bot's process only, the points each move passes on its
 first reply: the gateway event parsed (gw), the command handler entered (run), the engine hop
 asked for / started / done on its thread / back on the loop (eng, eng_run, eng_ran,
 eng_back), the action's store write sent / committed (store, stored) and the first reply
-sent / answered (reply, replied). The report gives, per mark, the median over the waves of
-its median and p95, in ms from the wave's first send.
+sent / answered (reply, replied); the game's record asked for / got (read, readd). The
+report gives, per mark, the median over the waves of its median and p95, in ms from the
+wave's first send; then each wave's p95 of `replied`, and how many connections the bot's
+HTTP client opened in each wave (a burst after a quiet spell opens them again).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import statistics
 import time
 from typing import Any
 
-MARKS = ("gw", "run", "read", "readd", "eng", "eng_run", "eng_ran", "eng_back", "store", "stored", "reply",
-         "replied")
+MARKS = ("gw", "run", "read", "readd", "eng", "eng_run", "eng_ran", "eng_back", "store",
+         "stored", "reply", "replied")
 TRACE: dict[str, list[tuple[str, float]]] = {}  # interaction id -> (mark, time)
 
 
@@ -96,6 +98,15 @@ def install() -> None:
         return out
 
     Store.game = read  # type: ignore[method-assign]
+    import aiohttp
+
+    create = aiohttp.TCPConnector._create_connection
+
+    async def connect(self: Any, *args: Any, **kwargs: Any) -> Any:
+        mark("connect", "connect")
+        return await create(self, *args, **kwargs)
+
+    aiohttp.TCPConnector._create_connection = connect  # type: ignore[method-assign]
 
 
 def report(trace: dict[str, list[tuple[str, float]]], waves: list[list[tuple[int, float]]]
@@ -117,4 +128,12 @@ def report(trace: dict[str, list[tuple[str, float]]], waves: list[list[tuple[int
             p50 = statistics.median(r[0] for r in rows[m])
             p95 = statistics.median(r[1] for r in rows[m])
             out.append(f"  {m:9} median {p50:5.0f} ms, p95 {p95:5.0f} ms")
+    if "connect" in trace:
+        starts = [min(at for _iid, at in wave) for wave in waves] + [float("inf")]
+        opened = [sum(1 for _l, t in trace["connect"] if a <= t < b)
+                  for a, b in zip(starts, starts[1:], strict=False)]
+        out.append("  connections opened in each wave: " + " ".join(map(str, opened)))
+    if rows["replied"]:
+        out.append("  each wave's p95 replied: "
+                   + " ".join(f"{p95:.0f}" for _p50, p95 in rows["replied"]))
     return out
