@@ -88,16 +88,21 @@ def install() -> None:
         mark(key, "stored")
 
     Store.append_action = store  # type: ignore[method-assign]
-    game = Store.game
+    def reading(name: str) -> None:  # the move's first read: the game's record
+        plain = getattr(Store, name)
 
-    async def read(self: Any, *args: Any, **kwargs: Any) -> Any:
-        key = current.get()
-        mark(key, "read")
-        out = await game(self, *args, **kwargs)
-        mark(key, "readd")
-        return out
+        async def read(self: Any, *args: Any, **kwargs: Any) -> Any:
+            key = current.get()
+            mark(key, "read")
+            out = await plain(self, *args, **kwargs)
+            mark(key, "readd")
+            return out
 
-    Store.game = read  # type: ignore[method-assign]
+        setattr(Store, name, read)
+
+    reading("game")
+    if hasattr(Store, "seen_and_game"):  # older trees: read with the interaction's check
+        reading("seen_and_game")
     import aiohttp
 
     create = aiohttp.TCPConnector._create_connection
