@@ -37,7 +37,8 @@ Reported: first reply (the answer a player reads, with the ping) p50/p95/max; mi
 deadlines (no callback of any kind within Discord's 3 s); images (edited into the reply)
 p50/p95/max and how many replies were left to a newer move of the same game; the bot's
 worst event-loop lag; CPU seconds of the bot's process, its render workers and the fake's
-process over the moves; the load average before and after.
+process over the moves; the load average before and after, and the CPU time the host took
+from this machine meanwhile (/proc/stat's steal, on a virtual machine).
 """
 
 from __future__ import annotations
@@ -403,6 +404,16 @@ def loadavg() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def stolen() -> float:
+    """Seconds of CPU the host took from this machine's CPUs since boot (/proc/stat's steal:
+    a virtual machine's neighbours), 0 where unknown."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     players, steps = script(args.moves)
     fake = FakeDiscord()
@@ -431,6 +442,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             before = await bot.ask("stats")
             fake_before = resource.getrusage(resource.RUSAGE_SELF)
             out["load_before"] = loadavg()
+            stolen_before = stolen()
             if args.profile:
                 spy = subprocess.Popen(
                     ["py-spy", "record", "--pid", str(bot.proc.pid), "--threads", "--gil",
@@ -474,6 +486,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             after = await bot.ask("stats")
             fake_after = resource.getrusage(resource.RUSAGE_SELF)
             out["load_after"] = loadavg()
+            out["stolen"] = stolen() - stolen_before
             out.update(measure(fake.pending, iids))
             if args.timeline and not args.rate:
                 trace = await bot.ask("timeline")
@@ -526,7 +539,8 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
           f"({len(first) / r['wall_s']:.1f} moves/s); cores {os.cpu_count()}; render "
           f"processes {args.render_processes if args.render_processes is not None else os.cpu_count()}; "
           f"setup {r['setup_s']:.0f} s")
-    print(f"load average: before {r['load_before']}, after {r['load_after']}")
+    print(f"load average: before {r['load_before']}, after {r['load_after']}; CPU stolen by "
+          f"the host over the moves: {r['stolen']:.2f} s")
     print(f"first reply: median {statistics.median(first) * ms:.0f} ms, p95 "
           f"{pct(first, 0.95) * ms:.0f} ms, max {max(first) * ms:.0f} ms; "
           f"missed 3 s deadlines: {r['missed']}")
