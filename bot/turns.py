@@ -5,8 +5,8 @@ growing gaps outside the player's quiet hours, `/nudge`, followers, `/games` and
 Every move passes through `_turn_change` (called by play.py, the start and the import): it
 charges the clocks of whoever was acting, stores who acts now (in the move's own transaction),
 replaces the game's pending reminders, and keeps the reply's ping only for players who were
-not already acting (a ping only when the turn really passes). Time comes from the injectable clock (bot/clock.py); the
-reminder loop is in bot/reminders.py.
+not already acting (a ping only when the turn really passes). Time comes from the injectable
+clock (bot/clock.py); the reminder loop is in bot/reminders.py.
 """
 
 from __future__ import annotations
