@@ -354,14 +354,15 @@ async def send(fake: FakeDiscord, table: Table, step: Step) -> int:
 
 
 async def waves(fake: FakeDiscord, tables: list[Table], steps: list[Step],
-                bot: BotProcess | None = None) -> list[int]:
+                bot: BotProcess | None = None, gap: float = 0.0) -> list[int]:
     """A move in every game at the same instant, wave after wave; with `bot`, each wave once
-    the bot has settled from the one before."""
+    the bot has settled from the one before, and `gap` seconds more (a quiet spell)."""
     iids: list[int] = []
     for step in steps:
         iids.extend(await asyncio.gather(*(send(fake, t, step) for t in tables)))
         if bot is not None:
             await settle(fake, bot)
+            await asyncio.sleep(gap)
     return iids
 
 
@@ -469,7 +470,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             if args.rate:
                 iids = await paced(fake, tables, steps, args.rate, late)
             else:
-                iids = await waves(fake, tables, steps, bot if args.settle else None)
+                iids = await waves(fake, tables, steps, bot if args.settle else None, args.gap)
             out["wall_s"] = time.perf_counter() - t0
             out["late"] = late
             if importer is not None:
@@ -595,6 +596,8 @@ def main() -> int:
     parser.add_argument("--settle", action="store_true",
                         help="send each wave once the bot has settled from the one before "
                              "(every image drawn)")
+    parser.add_argument("--gap", type=float, default=0.0,
+                        help="with --settle: seconds of quiet between a settled wave and the next")
     parser.add_argument("--no-images", action="store_true",
                         help="the bot draws no images (config render_images = false)")
     parser.add_argument("--import-undos", type=int, default=0)
