@@ -51,6 +51,7 @@ import json
 import multiprocessing as mp
 import os
 import resource
+import ssl
 import statistics
 import subprocess
 import sys
@@ -193,7 +194,7 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     from bot.service import Service
     from bot.store import Store
 
-    FakeDiscord.point_at(port)
+    FakeDiscord.point_at(port, bool(os.environ.get("BENCH_TLS")))  # --tls: https and wss
     gcw = GcWatch()
     if os.environ.get("BENCH_TIMELINE"):  # --timeline: marks on each move's way (timeline.py)
         timeline.install()
@@ -204,6 +205,8 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
         gc.set_threshold(*(int(x) for x in os.environ["BENCH_GC"].split(",")))
     config = Config(database=Path(database), guild_ready_timeout=0.05,
                     render_processes=processes, engine_threads=threads, render_images=images)
+    if os.environ.get("BENCH_KEEPALIVE"):  # idle connections to Discord kept (config)
+        config = dataclasses.replace(config, http_keepalive=float(os.environ["BENCH_KEEPALIVE"]))
     if os.environ.get("BENCH_NICE"):  # the render workers' niceness (default: the config's)
         config = dataclasses.replace(config, render_nice=int(os.environ["BENCH_NICE"]))
     store = await Store.open(config.database)
@@ -401,6 +404,24 @@ async def settle(fake: FakeDiscord, bot: BotProcess) -> None:
             return
 
 
+def _tls_context() -> ssl.SSLContext:
+    """The fake's TLS (--tls): a self-signed P-256 certificate for 127.0.0.1 made by the
+    `openssl` tool, which the bot's process trusts (SSL_CERT_FILE, read by Python's default
+    context, which aiohttp and so discord.py use)."""
+    where = Path(tempfile.mkdtemp(prefix="fake-tls-"))
+    key, cert = where / "key.pem", where / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-nodes", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    os.environ["SSL_CERT_FILE"] = str(cert)  # the bot's process is spawned with it
+    os.environ["BENCH_TLS"] = "1"
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 def loadavg() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
@@ -418,7 +439,7 @@ def stolen() -> float:
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     players, steps = script(args.moves)
     fake = FakeDiscord()
-    await fake.start()
+    await fake.start(_tls_context() if args.tls else None)
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:
         bot = BotProcess(fake.port, Path(tmp) / "bot.sqlite3", args.render_processes,
@@ -598,6 +619,8 @@ def main() -> int:
                              "(every image drawn)")
     parser.add_argument("--gap", type=float, default=0.0,
                         help="with --settle: seconds of quiet between a settled wave and the next")
+    parser.add_argument("--tls", action="store_true",
+                        help="the fake speaks https and wss, as Discord does (needs openssl)")
     parser.add_argument("--no-images", action="store_true",
                         help="the bot draws no images (config render_images = false)")
     parser.add_argument("--import-undos", type=int, default=0)

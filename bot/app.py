@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -60,6 +61,13 @@ class RailBot(commands.Bot):
     @mail.setter
     def mail(self, desk: MailDesk | None) -> None:
         self.commands_here.mail = desk
+
+    async def login(self, token: str) -> None:
+        """Log in with discord.py's HTTP client on a connector that keeps idle connections
+        `http_keepalive` seconds (as discord.py's own: no limit on connections)."""
+        self.http.connector = aiohttp.TCPConnector(
+            limit=0, keepalive_timeout=self.config.http_keepalive)
+        await super().login(token)
 
     async def setup_hook(self) -> None:
         self.lag.start()

@@ -29,6 +29,11 @@ class Config:
     import_seconds: float = 60.0  # an import replaying longer than this is refused
     log_level: str = "INFO"
     guild_ready_timeout: float = 2.0
+    # seconds an idle connection to Discord's API is kept for the next request (aiohttp's own
+    # default is 15): a burst of replies after a quiet spell then reuses the connections of the
+    # last burst instead of a TLS handshake each (~1 ms of the loop: bench/README.md, 18);
+    # under the 400 s after which Discord's edge (Cloudflare) closes an idle connection
+    http_keepalive: float = 120.0
     local_images: Path = Path("local-images")
     local_players: tuple[str, ...] = field(default_factory=tuple)
     mail: dict[str, Any] = field(default_factory=dict)  # [mail], read by bot/mail/settings.py
@@ -94,6 +99,7 @@ def _from_raw(raw: dict[str, Any]) -> Config:
         import_seconds=float(bot.get("import_seconds", base.import_seconds)),
         log_level=str(bot.get("log_level", base.log_level)),
         guild_ready_timeout=float(bot.get("guild_ready_timeout", base.guild_ready_timeout)),
+        http_keepalive=float(bot.get("http_keepalive", base.http_keepalive)),
         local_images=Path(local.get("images_dir", base.local_images)),
         local_players=tuple(str(p) for p in local.get("players", ())),
         mail=dict(raw.get("mail", {})),

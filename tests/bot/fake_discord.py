@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import itertools
 import json
+import ssl
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -122,6 +123,7 @@ class FakeDiscord:
         self.pending: dict[int, Pending] = {}
         self._tokens: dict[str, int] = {}
         self._ws: web.WebSocketResponse | None = None
+        self._tls = False  # listening over TLS (start)
         self._seq = 0
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -166,7 +168,10 @@ class FakeDiscord:
         self.channels[cid] = data
         return cid
 
-    async def start(self) -> None:
+    async def start(self, tls: ssl.SSLContext | None = None) -> None:
+        """Listen on a free port of 127.0.0.1; with `tls`, over TLS (https and wss), as
+        Discord does (bench/load_bench.py --tls)."""
+        self._tls = tls is not None
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_get("/gw", self._gateway)
         app.router.add_get("/gw/", self._gateway)
@@ -174,7 +179,9 @@ class FakeDiscord:
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        # a burst of 200 replies opens up to 200 connections at once: a short accept queue
+        # (aiohttp's 128) drops the rest's SYNs, which TCP sends again only after a second
+        site = web.TCPSite(self._runner, "127.0.0.1", 0, ssl_context=tls, backlog=1024)
         await site.start()
         server = site._server
         assert server is not None
@@ -183,16 +190,26 @@ class FakeDiscord:
 
     def patch(self) -> tuple[str, yarl.URL]:
         """Point discord.py at this fake; returns the old values for restore()."""
-        return self.point_at(self.port)
+        return self.point_at(self.port, self._tls)
 
     @staticmethod
-    def point_at(port: int) -> tuple[str, yarl.URL]:
+    def point_at(port: int, tls: bool = False) -> tuple[str, yarl.URL]:
         """Point this process's discord.py at a fake Discord listening on `port` (which may
         run in another process: bench/load_bench.py); returns the old values for restore()."""
         old = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
-        discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gw")
+        s = "s" if tls else ""
+        discord.http.Route.BASE = f"http{s}://127.0.0.1:{port}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws{s}://127.0.0.1:{port}/gw")
         return old
+
+    @property
+    def _base(self) -> str:
+        """This fake's address as discord.py is pointed at it (http or https)."""
+        return f"http{'s' if self._tls else ''}://127.0.0.1:{self.port}"
+
+    @property
+    def _gateway_url(self) -> str:
+        return f"ws{'s' if self._tls else ''}://127.0.0.1:{self.port}/gw"
 
     @staticmethod
     def restore(old: tuple[str, yarl.URL]) -> None:
@@ -276,7 +293,7 @@ class FakeDiscord:
                     "private_channels": [],
                     "guilds": guilds,
                     "session_id": f"fake-session-{shard[0]}",
-                    "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
+                    "resume_gateway_url": self._gateway_url,
                     "application": {"id": str(APP_ID), "flags": 0},
                     "shard": shard,
                 })
@@ -376,8 +393,8 @@ class FakeDiscord:
                         "id": str(aid),
                         "filename": attachment[0],
                         "size": len(attachment[1]),
-                        "url": f"http://127.0.0.1:{self.port}/cdn/{aid}",
-                        "proxy_url": f"http://127.0.0.1:{self.port}/cdn/{aid}",
+                        "url": f"{self._base}/cdn/{aid}",
+                        "proxy_url": f"{self._base}/cdn/{aid}",
                         "content_type": "application/json",
                     }
                 }
@@ -531,7 +548,7 @@ class FakeDiscord:
         if method == "GET" and path == "/gateway/bot":
             return _json(
                 {
-                    "url": f"ws://127.0.0.1:{self.port}/gw",
+                    "url": self._gateway_url,
                     "shards": 1,
                     "session_start_limit": {
                         "total": 1000,

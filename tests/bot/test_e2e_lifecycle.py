@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import aiohttp
+
 from tests.bot.conftest import Env
 
 
@@ -41,3 +43,15 @@ async def test_create_join_start(env: Env) -> None:
     assert shown == ["attachment://card.png", "attachment://status.png"]
     sent = await env.cmd(env.dee, thread, "join")
     assert sent.ephemeral and "already started" in sent.content
+
+
+async def test_the_bot_keeps_idle_connections_to_discord_as_configured(env: Env) -> None:
+    """A burst of replies after a quiet spell reuses the last burst's connections (each new
+    one is a TLS handshake on Discord): discord.py's HTTP client runs on a connector keeping
+    idle connections `http_keepalive` seconds, with no limit on their number."""
+    assert env.bot is not None
+    connector = env.bot.http.connector
+    assert isinstance(connector, aiohttp.TCPConnector) and connector.limit == 0
+    assert connector._keepalive_timeout == env.bot.config.http_keepalive == 120.0
+    sent = await env.cmd(env.alice, env.fake.main_channel, "games")
+    assert sent.content  # the client works on it

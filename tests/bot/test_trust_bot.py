@@ -293,3 +293,11 @@ def test_the_import_time_limit_is_configured(tmp_path: Path) -> None:
     assert load_config(cfg).import_seconds == 5.0
     cfg.write_text("[bot]\n")
     assert load_config(cfg).import_seconds == 60.0
+
+
+def test_http_keepalive_is_read_from_the_config(tmp_path: Path) -> None:
+    example = load_config(REPO / "config.example.toml")
+    assert example.http_keepalive == 120.0
+    mine = tmp_path / "bot.toml"
+    mine.write_text("[bot]\nhttp_keepalive = 30\n")
+    assert load_config(mine).http_keepalive == 30.0
