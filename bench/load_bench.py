@@ -29,6 +29,9 @@ Every game re-plays the moves in effect of the 18MS game ../shared/fixtures/18MS
   move at (k * games + g) / R s); a game whose previous move is not answered yet sends its
   next one when it is (the delay is reported: the bot did not keep up).
 
+`--tls`: the fake speaks https and wss, as Discord does (a self-signed certificate made by the
+`openssl` tool); `--gap S` (with `--settle`): S seconds of quiet after each settled wave.
+`--timeline`: each move's way to its first reply, marked in the bot's process (timeline.py).
 `--import-undos N`: during the moves, one player imports a game of N undo/redo pairs.
 `--profile FILE`: py-spy samples the bot's process (threads and GIL) into FILE (speedscope
 for .json, collapsed stacks for .txt, else a flamegraph) while the moves run.
@@ -51,6 +54,7 @@ import json
 import multiprocessing as mp
 import os
 import resource
+import shutil
 import ssl
 import statistics
 import subprocess
@@ -631,6 +635,10 @@ def main() -> int:
     args = parser.parse_args()
     if args.timeline:
         os.environ["BENCH_TIMELINE"] = "1"  # the bot's process is spawned with this environment
+    if args.tls and shutil.which("openssl") is None:
+        print("--tls makes the fake's certificate with the openssl tool, which is absent",
+              file=sys.stderr)
+        return 2
     if not FIXTURE.exists():
         print(f"{FIXTURE} is absent: the bench re-plays that recorded game", file=sys.stderr)
         return 2
