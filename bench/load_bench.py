@@ -248,7 +248,6 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
         await lag.stop()
         await bot.close()
         task.cancel()
-        await service.lag.stop()
         service.close()
         await store.close()
         conn.send("stopped")

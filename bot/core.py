@@ -79,6 +79,10 @@ class Turn:
 Ready = tuple[Legal, Turn, Named]
 
 
+async def _done() -> None:
+    """Nothing more to do (a turn change without bookkeeping)."""
+
+
 @dataclass(slots=True)
 class TurnChange:
     """A turn change's bookkeeping (bot/turns.py), worked out before it is stored: `steps`,
@@ -86,7 +90,7 @@ class TurnChange:
     import), and `written`, run once they are stored (given the reply, if any)."""
 
     steps: Sequence[Step] = ()
-    written: Callable[[Reply | None], Awaitable[None]] | None = None
+    written: Callable[[Reply | None], Awaitable[None]] = field(default=lambda _reply: _done())
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,11 +328,9 @@ class ServiceCore:
                   else tuple(game.acting_players()))
         return Turn(acting, legal.entity)
 
-    async def _seated_live(self, who: Who, game_id: int,
-                           record: GameRecord | None = None) -> tuple[Live, str]:
-        """The game in memory and the user's seat in it (`record`: the game as just read)."""
-        if record is None:
-            record = await self.game_record(game_id)
+    async def _seated_live(self, who: Who, game_id: int) -> tuple[Live, str]:
+        """The game in memory and the user's seat in it."""
+        record = await self.game_record(game_id)
         if record.status != "active":
             raise BotError(f"Game #{game_id} is {record.status}: no moves can be made.")
         player = record.player_by_user(who.user_id)
@@ -379,8 +381,7 @@ class ServiceCore:
         change = await self._turn_change(record, turn, stamp, round_name)
         if change.steps:
             await self.store.db.write_batch(change.steps)
-        if change.written is not None:
-            await change.written(reply)
+        await change.written(reply)
 
     def _draw(self, reply: Reply, draw: Draw) -> None:
         """Give the reply its images to draw once it is sent (bot/images.py)."""

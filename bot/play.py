@@ -283,8 +283,7 @@ class ServicePlay(ServiceCore):
                 self._add_ping(reply, live.record, turn)
             if change is None:
                 raise RuntimeError("no turn change worked out")
-            if change.written is not None:
-                await change.written(reply)
+            await change.written(reply)
         except Exception:
             log.exception("game %s: the move was stored but the follow-up failed", live.record.id)
             reply.text += "\n(The move was made, but the bot could not work out who acts next.)"
