@@ -222,6 +222,11 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     task = asyncio.create_task(bot.connect(reconnect=False))
     await asyncio.wait_for(bot.wait_until_ready(), 60)
     loop = asyncio.get_running_loop()
+    if os.environ.get("BENCH_RCVBUF"):  # an experiment: the gateway socket's receive buffer
+        import socket as socket_mod
+        sock = bot.ws.socket._writer.transport.get_extra_info("socket")  # type: ignore[union-attr]
+        sock.setsockopt(socket_mod.SOL_SOCKET, socket_mod.SO_RCVBUF,
+                        int(os.environ["BENCH_RCVBUF"]))
     lag = service.lag
     conn.send("ready")
     try:
@@ -442,6 +447,8 @@ def stolen() -> float:
 async def bench(args: argparse.Namespace) -> dict[str, Any]:
     players, steps = script(args.moves)
     fake = FakeDiscord()
+    if os.environ.get("BENCH_PLAIN_GATEWAY"):  # an experiment: the gateway's frames as text,
+        fake.zlib_stream = False  # uncompressed (the fake before session 18)
     await fake.start(_tls_context() if args.tls else None)
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:
@@ -518,6 +525,10 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                 sent = [(iid, fake.pending[iid].dispatched) for iid in iids]
                 out["timeline"] = timeline.report(
                     trace, [sent[i:i + args.games] for i in range(0, len(sent), args.games)])
+                if os.environ.get("BENCH_TRACE"):  # the raw marks, for a closer look
+                    Path(os.environ["BENCH_TRACE"]).write_text(
+                        json.dumps({"trace": trace, "sent": sent, "written": [
+                            fake.pending[iid].written for iid in iids]}))
             out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
             out["commits"] = after["commits"] - before["commits"]
             out["render_mb"] = after["render_mb"]

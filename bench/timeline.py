@@ -13,7 +13,9 @@ HTTP client opened in each wave (a burst after a quiet spell opens them again).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import gc
 import statistics
 import time
 from typing import Any
@@ -103,8 +105,53 @@ def install() -> None:
     reading("game")
     if hasattr(Store, "seen_and_game"):  # older trees: read with the interaction's check
         reading("seen_and_game")
-    import aiohttp
+    import bot.store.db as db
 
+    group = db.run_group
+
+    def commit(*args: Any) -> Any:  # on the SQLite thread: a group's transaction
+        t0 = now()
+        try:
+            return group(*args)
+        finally:
+            TRACE.setdefault("commit", []).append(("commit", t0))
+            TRACE["commit"].append(("committed", now()))
+
+    db.run_group = commit
+
+    from bot.images import ImageDesk
+
+    def background(cls: Any, name: str, label: str) -> None:  # work begun when quiet
+        plain = getattr(cls, name)
+
+        if asyncio.iscoroutinefunction(plain):
+            async def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
+                TRACE.setdefault("bg", []).append((label, now()))
+                return await plain(self, *args, **kwargs)
+        else:
+            def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
+                TRACE.setdefault("bg", []).append((label, now()))
+                return plain(self, *args, **kwargs)
+        setattr(cls, name, wrapped)
+
+    background(ImageDesk, "_render", "render")
+    background(ServiceCore, "_groundwork", "groundwork")
+
+    def collected(phase: str, info: dict[str, int]) -> None:  # the cyclic collector's passes
+        TRACE.setdefault("gc", []).append((f"{phase} gen{info['generation']}", now()))
+
+    gc.callbacks.append(collected)
+    import aiohttp
+    import aiohttp.client_proto
+
+    received = aiohttp.client_proto.ResponseHandler.data_received
+
+    def wire(self: Any, data: bytes) -> None:  # the gateway's bytes as they reach the bot
+        if self._payload_parser is not None:  # a websocket's (the gateway is the only one)
+            TRACE.setdefault("wire", []).append((str(len(data)), now()))
+        received(self, data)
+
+    aiohttp.client_proto.ResponseHandler.data_received = wire  # type: ignore[method-assign]
     create = aiohttp.TCPConnector._create_connection
 
     async def connect(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -138,7 +185,38 @@ def report(trace: dict[str, list[tuple[str, float]]], waves: list[list[tuple[int
         opened = [sum(1 for _l, t in trace["connect"] if a <= t < b)
                   for a, b in zip(starts, starts[1:], strict=False)]
         out.append("  connections opened in each wave: " + " ".join(map(str, opened)))
+    marks = trace.get("commit", [])
+    took = sorted((b[1] - a[1]) * 1000 for a, b in zip(marks[::2], marks[1::2], strict=False))
+    if took:  # a group's transaction on the SQLite thread (its GIL waits included)
+        out.append(f"  SQLite transactions: {len(took)}, median {statistics.median(took):.1f} ms,"
+                   f" max {took[-1]:.0f} ms")
     if rows["replied"]:
         out.append("  each wave's p95 replied: "
                    + " ".join(f"{p95:.0f}" for _p50, p95 in rows["replied"]))
+        # a wave well over the run's usual one: its own marks, to see where it lost the time
+        usual = statistics.median(p95 for _p50, p95 in rows["replied"])
+        for n, (_p50, p95) in enumerate(rows["replied"]):
+            if p95 > 1.3 * usual:
+                out.append(f"  wave {n + 1} ({p95:.0f} ms against {usual:.0f}), p95 by mark: "
+                           + " ".join(f"{m} {rows[m][n][1]:.0f}" for m in MARKS
+                                      if len(rows[m]) == len(rows["replied"])))
+                t0 = min(at for _iid, at in waves[n])
+                sent = sorted((at - t0) * 1000 for _iid, at in waves[n])
+                out.append("    sent (the fake's stamps) p50 / p95 / last: "
+                           f"{sent[len(sent) // 2]:.0f} / {sent[int(0.95 * (len(sent) - 1))]:.0f}"
+                           f" / {sent[-1]:.0f} ms")
+                bg = [(label, (t - t0) * 1000) for label, t in trace.get("bg", ())
+                      if 0 <= t - t0 < 1.0]
+                got = [(int(n), (t - t0) * 1000) for n, t in trace.get("wire", ())
+                       if 0 <= t - t0 < 1.0]
+                out.append("    gateway bytes read (ms: bytes): "
+                           + ", ".join(f"{t:.0f}: {n}" for n, t in got))
+                for label in ("render", "groundwork"):  # begun once the bot was quiet
+                    at = [t for lb, t in bg if lb == label]
+                    out.append(f"    {label}: {len(at)}" + (f", first {at[0]:.0f} ms, last "
+                                                            f"{at[-1]:.0f} ms" if at else ""))
+                for what in ("commit", "gc"):  # each in ms from the wave's first send
+                    seen = [f"{label} {(t - t0) * 1000:.0f}" for label, t in trace.get(what, ())
+                            if 0 <= t - t0 < 1.0]
+                    out.append(f"    {what}: " + (", ".join(seen) or "none"))
     return out

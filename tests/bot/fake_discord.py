@@ -14,6 +14,7 @@ import itertools
 import json
 import ssl
 import time
+import zlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -109,9 +110,12 @@ class Pending:
     replies: list[Sent] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
     dispatched: float = 0.0  # when the interaction was sent to the bot (perf_counter)
+    written: float = 0.0  # when its frame was handed to the socket (after any flow control)
 
 
 class FakeDiscord:
+    zlib_stream = True  # the gateway compressed when the client asks, as Discord's (benches)
+
     def __init__(self) -> None:
         self.calls: list[tuple[str, str]] = []
         self.unknown: list[tuple[str, str]] = []
@@ -123,6 +127,7 @@ class FakeDiscord:
         self.pending: dict[int, Pending] = {}
         self._tokens: dict[str, int] = {}
         self._ws: web.WebSocketResponse | None = None
+        self._zlib: dict[int, Any] = {}  # gateway connection (id) -> its zlib stream
         self._tls = False  # listening over TLS (start)
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -270,14 +275,33 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        if self.zlib_stream and request.query.get("compress") == "zlib-stream":
+            # as Discord: every frame the gateway sends is the next piece of one zlib stream,
+            # each ending in a sync flush (discord.py asks for it in the gateway's URL)
+            self._zlib[id(ws)] = zlib.compressobj()
+        await self._send_raw(ws, {"op": 10, "d": {"heartbeat_interval": 41250}})
+        try:
+            await self._serve_gateway(ws)
+        finally:
+            self._zlib.pop(id(ws), None)
+        return ws
+
+    async def _send_raw(self, ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
+        text = json.dumps(message)
+        stream = self._zlib.get(id(ws))
+        if stream is None:
+            await ws.send_str(text)
+        else:
+            await ws.send_bytes(stream.compress(text.encode()) + stream.flush(zlib.Z_SYNC_FLUSH))
+
+    async def _serve_gateway(self, ws: web.WebSocketResponse) -> None:
         async for msg in ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 continue
             data = json.loads(msg.data)
             op = data.get("op")
             if op == 1:
-                await ws.send_str(json.dumps({"op": 11}))
+                await self._send_raw(ws, {"op": 11})
             elif op == 2:
                 # a sharded client identifies once per shard: the guild (and its
                 # interactions) belongs to the shard (guild_id >> 22) % count, as on Discord
@@ -300,7 +324,6 @@ class FakeDiscord:
                 if owner:
                     await self._send_dispatch("GUILD_CREATE", self._guild())
                     self.identified.set()
-        return ws
 
     async def _send_dispatch(self, event: str, data: dict[str, Any]) -> None:
         assert self._ws is not None, "the bot is not connected"
@@ -308,7 +331,7 @@ class FakeDiscord:
 
     async def _send_on(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
         self._seq += 1
-        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+        await self._send_raw(ws, {"op": 0, "t": event, "s": self._seq, "d": data})
 
     # -- interactions -------------------------------------------------------------------------
 
@@ -433,6 +456,7 @@ class FakeDiscord:
         pending = self.pending.setdefault(iid, Pending())
         pending.dispatched = time.perf_counter()
         await self._send_dispatch("INTERACTION_CREATE", payload)
+        pending.written = time.perf_counter()
         await asyncio.wait_for(pending.done.wait(), timeout)
         return pending.replies[-1]
 

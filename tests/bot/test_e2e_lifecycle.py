@@ -55,3 +55,13 @@ async def test_the_bot_keeps_idle_connections_to_discord_as_configured(env: Env)
     assert connector._keepalive_timeout == env.bot.config.http_keepalive == 120.0
     sent = await env.cmd(env.alice, env.fake.main_channel, "games")
     assert sent.content  # the client works on it
+
+
+async def test_the_gateway_streams_compressed_as_discord_does(env: Env) -> None:
+    """discord.py asks the gateway for zlib-stream transport compression, as it does of
+    Discord; the fake then sends every frame as the next piece of one zlib stream (the bytes
+    a burst of interactions puts on the wire, and the bot's work to read them, as on Discord)."""
+    assert env.bot is not None and env.fake._ws is not None
+    assert id(env.fake._ws) in env.fake._zlib
+    sent = await env.cmd(env.alice, env.fake.main_channel, "games")
+    assert sent.content  # the bot read the interaction from the compressed stream
