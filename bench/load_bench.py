@@ -31,7 +31,11 @@ Every game re-plays the moves in effect of the 18MS game ../shared/fixtures/18MS
 
 `--tls`: the fake speaks https and wss, as Discord does (a self-signed certificate made by the
 `openssl` tool); `--gap S` (with `--settle`): S seconds of quiet after each settled wave.
-`--timeline`: each move's way to its first reply, marked in the bot's process (timeline.py).
+`--timeline`: each move's way to its first reply, marked in the bot's process (timeline.py);
+a slow wave's own marks too, and `BENCH_TRACE=FILE` writes the raw marks (JSON).
+Experiments (environment): `BENCH_PLAIN_GATEWAY=1` (the gateway's frames uncompressed, as the
+fake sent them before: not as Discord does), `BENCH_RCVBUF=BYTES` (the bot's gateway socket's
+receive buffer), `BENCH_SWITCH`, `BENCH_GC`, `BENCH_NICE`, `BENCH_KEEPALIVE`, `BENCH_LOOP`.
 `--import-undos N`: during the moves, one player imports a game of N undo/redo pairs.
 `--profile FILE`: py-spy samples the bot's process (threads and GIL) into FILE (speedscope
 for .json, collapsed stacks for .txt, else a flamegraph) while the moves run.

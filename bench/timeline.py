@@ -8,7 +8,10 @@ eng_back), the action's store write sent / committed (store, stored) and the fir
 sent / answered (reply, replied); the game's record asked for / got (read, readd). The
 report gives, per mark, the median over the waves of its median and p95, in ms from the
 wave's first send; then each wave's p95 of `replied`, and how many connections the bot's
-HTTP client opened in each wave (a burst after a quiet spell opens them again).
+HTTP client opened in each wave (a burst after a quiet spell opens them again). A wave well
+over the run's usual one gets its own lines: its p95 by mark, the fake's send stamps, the
+gateway's bytes as they reached the bot, the renders and groundwork begun in it (both wait
+for a quiet bot), its SQLite transactions and the collector's passes.
 """
 
 from __future__ import annotations
