@@ -35,7 +35,9 @@ Every game re-plays the moves in effect of the 18MS game ../shared/fixtures/18MS
 a slow wave's own marks too, and `BENCH_TRACE=FILE` writes the raw marks (JSON).
 Experiments (environment): `BENCH_PLAIN_GATEWAY=1` (the gateway's frames uncompressed, as the
 fake sent them before: not as Discord does), `BENCH_RCVBUF=BYTES` (the bot's gateway socket's
-receive buffer), `BENCH_SWITCH`, `BENCH_GC`, `BENCH_NICE`, `BENCH_KEEPALIVE`, `BENCH_LOOP`.
+receive buffer), `BENCH_API_DELAY=S` (the fake holds each REST answer S seconds after taking
+it: a real server's latency), `BENCH_HTTP_LIMIT=N` (the bot's connections to Discord at most),
+`BENCH_SWITCH`, `BENCH_GC`, `BENCH_NICE`, `BENCH_KEEPALIVE`, `BENCH_LOOP`.
 `--import-undos N`: during the moves, one player imports a game of N undo/redo pairs.
 `--profile FILE`: py-spy samples the bot's process (threads and GIL) into FILE (speedscope
 for .json, collapsed stacks for .txt, else a flamegraph) while the moves run.
@@ -207,6 +209,17 @@ async def _bot_main(port: int, database: str, processes: int | None, threads: in
     if os.environ.get("BENCH_TIMELINE"):  # --timeline: marks on each move's way (timeline.py)
         timeline.install()
     tune_collector()  # as bot.app.run_discord does
+    if os.environ.get("BENCH_HTTP_LIMIT"):  # an experiment: connections to Discord at most
+        import aiohttp
+
+        most = int(os.environ["BENCH_HTTP_LIMIT"])
+        plain_connector = aiohttp.TCPConnector
+
+        class Limited(plain_connector):  # type: ignore[valid-type,misc]
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **{**kwargs, "limit": most})
+
+        aiohttp.TCPConnector = Limited  # type: ignore[misc]
     if os.environ.get("BENCH_SWITCH"):  # an experiment: the GIL's switch interval
         sys.setswitchinterval(float(os.environ["BENCH_SWITCH"]))
     if os.environ.get("BENCH_GC"):  # an experiment: gen0,gen1,gen2 thresholds
@@ -453,6 +466,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     fake = FakeDiscord()
     if os.environ.get("BENCH_PLAIN_GATEWAY"):  # an experiment: the gateway's frames as text,
         fake.zlib_stream = False  # uncompressed (the fake before session 18)
+    if os.environ.get("BENCH_API_DELAY"):  # an experiment: Discord's answers S seconds late
+        fake.rest_delay = float(os.environ["BENCH_API_DELAY"])
     await fake.start(_tls_context() if args.tls else None)
     out: dict[str, Any] = {"steps": len(steps)}
     with tempfile.TemporaryDirectory() as tmp:

@@ -115,6 +115,7 @@ class Pending:
 
 class FakeDiscord:
     zlib_stream = True  # the gateway compressed when the client asks, as Discord's (benches)
+    rest_delay = 0.0  # seconds each REST answer is held after it is taken (benches: latency)
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str]] = []
@@ -546,6 +547,12 @@ class FakeDiscord:
         return web.Response(body=self.attachments[aid], content_type="application/octet-stream")
 
     async def _rest(self, request: web.Request) -> web.Response:
+        response = await self._answer(request)
+        if self.rest_delay:  # Discord's time to answer, the connection busy meanwhile
+            await asyncio.sleep(self.rest_delay)
+        return response
+
+    async def _answer(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         method = request.method
         self.calls.append((method, path))
