@@ -210,10 +210,10 @@ def report(trace: dict[str, list[tuple[str, float]]], waves: list[list[tuple[int
                            f" / {sent[-1]:.0f} ms")
                 bg = [(label, (t - t0) * 1000) for label, t in trace.get("bg", ())
                       if 0 <= t - t0 < 1.0]
-                got = [(int(n), (t - t0) * 1000) for n, t in trace.get("wire", ())
+                got = [(int(size), (t - t0) * 1000) for size, t in trace.get("wire", ())
                        if 0 <= t - t0 < 1.0]
                 out.append("    gateway bytes read (ms: bytes): "
-                           + ", ".join(f"{t:.0f}: {n}" for n, t in got))
+                           + ", ".join(f"{t:.0f}: {size}" for size, t in got))
                 for label in ("render", "groundwork"):  # begun once the bot was quiet
                     at = [t for lb, t in bg if lb == label]
                     out.append(f"    {label}: {len(at)}" + (f", first {at[0]:.0f} ms, last "
