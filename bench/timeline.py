@@ -16,7 +16,6 @@ for a quiet bot), its SQLite transactions and the collector's passes.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import gc
 import statistics
@@ -127,14 +126,10 @@ def install() -> None:
     def background(cls: Any, name: str, label: str) -> None:  # work begun when quiet
         plain = getattr(cls, name)
 
-        if asyncio.iscoroutinefunction(plain):
-            async def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
-                TRACE.setdefault("bg", []).append((label, now()))
-                return await plain(self, *args, **kwargs)
-        else:
-            def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
-                TRACE.setdefault("bg", []).append((label, now()))
-                return plain(self, *args, **kwargs)
+        async def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
+            TRACE.setdefault("bg", []).append((label, now()))
+            return await plain(self, *args, **kwargs)
+
         setattr(cls, name, wrapped)
 
     background(ImageDesk, "_render", "render")

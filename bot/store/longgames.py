@@ -306,10 +306,8 @@ class LongGameRepo:
                           reason: str, at: float) -> tuple[int, str]:
         """Seat `new_user` in the seat `engine_id` (the engine's player id stays); returns
         the previous holder (user id, name)."""
-        try:
+        with self.store.changing(game_id):  # its players (and maybe its creator) change
             return await self._change_seat(game_id, engine_id, new_user, new_name, reason, at)
-        finally:
-            self.store.game_changed(game_id)  # its players (and maybe its creator) changed
 
     async def _change_seat(self, game_id: int, engine_id: str, new_user: int, new_name: str,
                            reason: str, at: float) -> tuple[int, str]:

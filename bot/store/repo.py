@@ -8,9 +8,10 @@ bot/store/records.py.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -195,6 +196,15 @@ class Store:
         self._record_writes += 1
         self._records.pop(game_id, None)
 
+    @contextlib.contextmanager
+    def changing(self, game_id: int) -> Iterator[None]:
+        """Around a write to the game's row or players: its kept record dropped after it,
+        whether the write was done or failed."""
+        try:
+            yield
+        finally:
+            self.game_changed(game_id)
+
     async def game_stamp(self, game_id: int) -> tuple[int, int]:
         """(revision, log length) of a game as stored: it differs from a cached copy's when
         another process changed the game (a move, a seat, a status)."""
@@ -241,52 +251,45 @@ class Store:
         return [int(r[0]) for r in rows]
 
     async def set_status(self, game_id: int, status: str) -> None:
-        try:
+        with self.changing(game_id):
             await self._write(
                 "UPDATE games SET status = ?, updated_at = ?, revision = revision + 1"
                 " WHERE id = ?", (status, _now(), game_id))
-        finally:
-            self.game_changed(game_id)
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
-        try:
+        with self.changing(game_id):
             await self._write(
                 "UPDATE games SET thread_id = ?, updated_at = ?, revision = revision + 1"
                 " WHERE id = ?",
                 (thread_id, _now(), game_id),
             )
-        finally:
-            self.game_changed(game_id)
 
     async def add_player(self, game_id: int, user_id: int, name: str, engine_id: str) -> bool:
         """Seat a player (False if already in)."""
         try:
-            async with self._transaction() as tx:
-                await tx.execute(
-                    "INSERT INTO players (game_id, user_id, name, engine_id, seat, joined_at)"
-                    " VALUES (?, ?, ?, ?, NULL, ?)",
-                    (game_id, user_id, name, engine_id, _now()),
-                )
-                await tx.execute(_BUMP, (game_id,))
+            with self.changing(game_id):
+                async with self._transaction() as tx:
+                    await tx.execute(
+                        "INSERT INTO players (game_id, user_id, name, engine_id, seat,"
+                        " joined_at) VALUES (?, ?, ?, ?, NULL, ?)",
+                        (game_id, user_id, name, engine_id, _now()),
+                    )
+                    await tx.execute(_BUMP, (game_id,))
         except IntegrityError:
             return False
-        finally:
-            self.game_changed(game_id)
         return True
 
     async def remove_player(self, game_id: int, user_id: int) -> bool:
-        try:
+        with self.changing(game_id):
             async with self._transaction() as tx:
                 cur = await tx.execute(
                     "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user_id))
                 await tx.execute(_BUMP, (game_id,))
-        finally:
-            self.game_changed(game_id)
         return cur.rowcount > 0
 
     async def start_game(self, game_id: int, seating: Sequence[int]) -> None:
         """Record the seat order (user ids) and mark the game active, in one transaction."""
-        try:
+        with self.changing(game_id):
             async with self._transaction() as tx:
                 for seat, user_id in enumerate(seating):
                     await tx.execute(
@@ -298,8 +301,6 @@ class Store:
                     " WHERE id = ?",
                     (_now(), game_id),
                 )
-        finally:
-            self.game_changed(game_id)
 
     # -- the action log ---------------------------------------------------------------------
 
@@ -343,17 +344,15 @@ class Store:
                      (now, bool(finished), game_id)),
                 *also,
             ])
-        except IntegrityError as err:
-            self.game_changed(game_id)
-            if "interaction_id" in str(err):
-                raise DuplicateInteraction(interaction_id) from err
-            if "seq" in str(err) or "actions_pkey" in str(err):
-                raise SeqTaken(game_id, seq) from err
+        except BaseException as err:
+            self.game_changed(game_id)  # (a failed write: the record is read again)
+            if isinstance(err, IntegrityError):
+                if "interaction_id" in str(err):
+                    raise DuplicateInteraction(interaction_id) from err
+                if "seq" in str(err) or "actions_pkey" in str(err):
+                    raise SeqTaken(game_id, seq) from err
             raise
-        except BaseException:
-            self.game_changed(game_id)
-            raise
-        if finished:
+        if finished:  # the game's status changed
             self.game_changed(game_id)
 
     # -- undo requests ----------------------------------------------------------------------
