@@ -284,6 +284,7 @@ class BotProcess:
                                 args=(port, str(database), processes, threads, child, images),
                                 name="bot")
         self.proc.start()
+        self.in_waves: list[tuple[float, ...]] = []  # (wall, CPU, loop's CPU) s: `waves`
 
     async def ask(self, msg: str, timeout: float = 600) -> Any:
         loop = asyncio.get_running_loop()
@@ -387,8 +388,13 @@ async def waves(fake: FakeDiscord, tables: list[Table], steps: list[Step],
     the bot has settled from the one before, and `gap` seconds more (a quiet spell)."""
     iids: list[int] = []
     for step in steps:
+        if bot is not None:  # the bot's CPU (all its threads; its loop) from send to last reply
+            pid = bot.proc.pid or 0
+            at = (time.perf_counter(), _cpu_of(pid), _cpu_of(pid, pid))
         iids.extend(await asyncio.gather(*(send(fake, t, step) for t in tables)))
         if bot is not None:
+            now = (time.perf_counter(), _cpu_of(pid), _cpu_of(pid, pid))
+            bot.in_waves.append(tuple(b - a for a, b in zip(at, now, strict=True)))
             await settle(fake, bot)
             await asyncio.sleep(gap)
     return iids
@@ -522,6 +528,7 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
             else:
                 iids = await waves(fake, tables, steps, bot if args.settle else None, args.gap)
             out["wall_s"] = time.perf_counter() - t0
+            out["in_waves"] = bot.in_waves
             out["late"] = late
             if importer is not None:
                 sent = await importer
@@ -618,6 +625,11 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     threads = sorted(r["threads_cpu"].items(), key=lambda kv: -kv[1])
     print("bot's threads: " + ", ".join(f"{k} {v:.1f} s ({v / n * ms:.2f} ms a move)"
                                         for k, v in threads))
+    if r.get("in_waves"):  # settled waves: what the bot did between send and last reply
+        wall, cpu, loop = (statistics.median(v) * ms for v in zip(*r["in_waves"], strict=True))
+        print(f"in each wave (its send to its last first reply, medians): {wall:.0f} ms; bot "
+              f"CPU {cpu:.0f} ms ({cpu / args.games:.2f} ms a move), its loop {loop:.0f} ms "
+              f"({loop / args.games:.2f} ms a move)")
     print(f"bot's event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
     counts, totals, worst = r["gc"]
     print("bot's cyclic collector: " + ", ".join(

@@ -61,19 +61,20 @@ def _from_nothing(view: GameView) -> Image.Image:
         KEPT.budget = budget
 
 
-def _placed_from_nothing(view: GameView, monkeypatch: pytest.MonkeyPatch
-                         ) -> dict[object, object]:
-    """What placing the labels did, (kind, hex) by (kind, hex), on the map drawn from nothing
-    (kept, under a key of its own, for that)."""
+def _drawn_from_nothing(view: GameView, monkeypatch: pytest.MonkeyPatch
+                       ) -> tuple[Image.Image, dict[object, object]]:
+    """The map drawn from nothing (no kept map to patch from: kept under a key of its own,
+    found empty, and no other map lent) and what placing its labels did, (kind, hex) by
+    (kind, hex)."""
     with monkeypatch.context() as m, kept_for("from nothing"):
         m.setattr(rmap, "_donor", lambda key, plan: None)
         for key in [k for k in KEPT.in_order() if k[0] == "from nothing"]:
             KEPT.discard(key)
-        render_map_image(view)
+        drawn = render_map_image(view).copy()
         (key,) = [k for k in KEPT.in_order() if k[0] == "from nothing"]
         placed = dict(KEPT.peek(key).placed)
         KEPT.discard(key)
-    return placed
+    return drawn, placed
 
 
 @pytest.fixture
@@ -127,14 +128,17 @@ def _check(every: int, first: int, by_game: bool, upto: int | None = None,
             if not compare:
                 continue
             drawn += 1
-            want = _from_nothing(view)
-            if png is not None:
+            if png is None:
+                want = _from_nothing(view)
+            else:
+                key = KEPT.in_order()[-1]  # the map just drawn
+                assert key[:2] == (game, view.title)
+                placed = dict(KEPT.peek(key).placed)
+                want, want_placed = _drawn_from_nothing(view, png)
+                assert placed == want_placed, (game, view.round)
                 got = Image.open(io.BytesIO(posted)).convert("RGB")
                 want = want.quantize(palette=title_palette(view.data.title),
                                      dither=Image.Dither.NONE).convert("RGB")
-                key = KEPT.in_order()[-1]  # the map just drawn
-                assert key[:2] == (game, view.title)
-                assert KEPT.peek(key).placed == _placed_from_nothing(view, png), (game, view.round)
             assert got.size == want.size
             assert ImageChops.difference(got, want).getbbox() is None, (game, view.title,
                                                                         view.round)
