@@ -196,16 +196,19 @@ def _let_go(interaction: discord.Interaction[Any]) -> None:
 Answer = Callable[[Ctx, Rail, bool, int], Awaitable[Reply]]
 
 
-async def on_button(interaction: discord.Interaction[Any], prefix: str, answer: Answer) -> None:
-    """A button with custom id "<prefix>yes:<id>" or "<prefix>no:<id>": `answer` (given the
-    context, the command layer, yes or no and the id) runs and its reply is sent; any other
-    interaction is left alone. Such buttons work across restarts (the id is in the store or
-    the service)."""
+async def on_button(interaction: discord.Interaction[Any],
+                    routes: Sequence[tuple[str, Answer]]) -> None:
+    """A button with custom id "<prefix>yes:<id>" or "<prefix>no:<id>" of one of the routes:
+    its `answer` (given the context, the command layer, yes or no and the id) runs and its
+    reply is sent; any other interaction is left alone. Such buttons work across restarts
+    (the id is in the store or the service)."""
     if interaction.type is not discord.InteractionType.component:
         return
     custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-    if not custom_id.startswith(prefix):
+    route = next(((p, a) for p, a in routes if custom_id.startswith(p)), None)
+    if route is None:
         return
+    prefix, answer = route
     said, _, ident = custom_id[len(prefix):].partition(":")
     if not ident.isdigit():
         return

@@ -10,8 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs._base import commands_of, on_button, run
-from bot.seats import PREFIX
+from bot.cogs._base import commands_of, run
 from bot.turns import Outgoing
 
 if TYPE_CHECKING:
@@ -102,12 +101,6 @@ class LongGames(commands.Cog):
     @app_commands.autocomplete(player=_seat_choices)
     async def drop(self, interaction: discord.Interaction[Any], player: str) -> None:
         await run(interaction, "drop", player=player)
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Seat-vote buttons (custom id "seat:yes:<vote>"): they work across restarts."""
-        await on_button(interaction, PREFIX, lambda ctx, cmds, yes, vote:
-                        cmds.answer_vote(ctx, vote, yes))
 
 
 async def setup(bot: RailBot) -> None:

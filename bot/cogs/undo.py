@@ -1,4 +1,4 @@
-"""Undo and redo, and the consent buttons for undoing another player's move."""
+"""Undo and redo (the consent buttons for undoing another player's move: bot/cogs/consent.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.cogs._base import on_button, run
+from bot.cogs._base import run
 
 PREFIX = "undo:"
 
@@ -24,11 +24,6 @@ class Undo(commands.Cog):
     async def redo(self, interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "redo")
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Consent buttons (custom id "undo:yes:<request>"): they work across restarts."""
-        await on_button(interaction, PREFIX, lambda ctx, cmds, yes, request:
-                        cmds.answer_undo(ctx, request, yes))
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Undo())
