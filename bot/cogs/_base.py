@@ -171,14 +171,34 @@ async def run_and_reply(
     client: RailBot = interaction.client
     # the collector's passes, images and groundwork wait for the first reply (bot/quiet.py)
     with client.quiet.busy():
-        task = asyncio.ensure_future(work())
         # Discord's 3 s run from the interaction's creation: time spent before this handler
-        # ran (a busy event loop) counts
+        # ran (a busy event loop) counts. The work runs here; a timer defers the answer
+        # meanwhile if it is not done by then (no task and no wait of its own for the
+        # work: a move's loop time is what 200 moves at once wait for, bench/README.md)
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        done, _ = await asyncio.wait({task}, timeout=max(0.0, DEFER_AFTER - max(0.0, age)))
-        if not done:
-            await interaction.response.defer(thinking=True)
-        reply = await task
+        delay = DEFER_AFTER - max(0.0, age)
+        loop = asyncio.get_running_loop()
+        deferring: list[asyncio.Task[Any]] = []
+
+        def defer() -> None:
+            deferring.append(loop.create_task(interaction.response.defer(thinking=True)))
+
+        timer = loop.call_later(delay, defer) if delay > 0 else None
+        if timer is None:
+            defer()
+        try:
+            reply = await work()
+        except BaseException:
+            if timer is not None:
+                timer.cancel()
+            for task in deferring:  # the work's own failure is the one reported
+                with contextlib.suppress(Exception):
+                    await task
+            raise
+        if timer is not None:
+            timer.cancel()
+        for task in deferring:
+            await task
         await respond(interaction, reply)
     await add_images(interaction, reply)
     _let_go(interaction)
