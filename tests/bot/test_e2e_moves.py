@@ -203,6 +203,40 @@ async def test_slow_commands_are_deferred(env: Env, monkeypatch: pytest.MonkeyPa
     ) in env.fake.calls
 
 
+async def test_a_command_outlasting_the_deferral_time_is_deferred_while_it_runs(
+        env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deferral is a timer running beside the command: a command still running when it
+    fires is deferred, then answered by a followup; one done before it is answered at once."""
+    import bot.cogs._base as base
+
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT)
+    assert env.bot is not None
+    rail = env.bot.rail
+    run = rail.run
+    slow = [0.0]
+
+    async def slowed(*args: object, **kwargs: object) -> object:
+        await asyncio.sleep(slow[0])
+        return await run(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rail, "run", slowed)
+    monkeypatch.setattr(base, "DEFER_AFTER", 0.2)
+    slow[0] = 0.5  # outlasts the timer
+    sent = await env.cmd(env.alice, thread, "par", corporation="GMO", price="70")
+    replies = env.fake.pending[max(env.fake.pending)].replies
+    assert [(r.kind, r.callback_type) for r in replies][:2] == [("callback", 5), ("followup", None)]
+    assert replies[0].at < replies[1].at
+    assert sent.kind == "followup" and "GMO" in sent.content
+    slow[0] = 0.0  # done well before the timer: answered at once, never deferred
+    sent = await env.cmd(env.bob, thread, "par", corporation="IC", price="70,1,2")
+    replies = env.fake.pending[max(env.fake.pending)].replies
+    assert [(r.kind, r.callback_type) for r in replies][0] == ("callback", 4), replies
+    assert "IC" in sent.content and not sent.ephemeral
+    await asyncio.sleep(0.3)  # the timer was stopped: no late deferral
+    assert [r.callback_type for r in replies if r.kind == "callback"] == [4]
+
+
 async def test_legal_lists_what_the_engine_allows(env: Env) -> None:
     thread = await env.new_game(env.alice, env.bob, env.cy)
     sent = await env.cmd(env.cy, thread, "legal")
