@@ -140,6 +140,31 @@ def _threads_cpu() -> dict[str, float]:
     return out
 
 
+def _thread_ids() -> dict[int, str]:
+    """This process's threads' native ids, by `_thread_kind` (read from /proc by the bench)."""
+    import threading
+
+    return {t.native_id: _thread_kind(t.name) for t in threading.enumerate()
+            if t.native_id is not None}
+
+
+def _tasks_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds so far of each of a live process's threads (Linux /proc), by native id."""
+    try:
+        tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return {}
+    return {tid: _cpu_of(pid, tid) for tid in tids}
+
+
+def _by_kind(cpu: dict[int, float], tids: dict[int, str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for tid, sec in cpu.items():
+        kind = tids.get(tid, "gone")
+        out[kind] = out.get(kind, 0.0) + sec
+    return out
+
+
 def bot_process(port: int, database: str, processes: int | None, threads: int,
                 conn: Connection, images: bool = True) -> None:
     """The bot alone in its process: RailBot on the fake Discord at `port`; answers the
@@ -194,6 +219,7 @@ def _counters(service: Any, store: Any, collector: Any, gcw: GcWatch) -> dict[st
         "groundwork": getattr(getattr(service, "groundwork", None), "done", 0),
         "calms": getattr(service.quiet, "calms", 0),
         "threads_cpu": _threads_cpu(),
+        "tids": _thread_ids(),
     }
 
 
@@ -285,6 +311,7 @@ class BotProcess:
                                 name="bot")
         self.proc.start()
         self.in_waves: list[tuple[float, ...]] = []  # (wall, CPU, loop's CPU) s: `waves`
+        self.tasks_in_waves: list[dict[int, float]] = []  # CPU s by thread id: `waves`
 
     async def ask(self, msg: str, timeout: float = 600) -> Any:
         loop = asyncio.get_running_loop()
@@ -391,10 +418,13 @@ async def waves(fake: FakeDiscord, tables: list[Table], steps: list[Step],
         if bot is not None:  # the bot's CPU (all its threads; its loop) from send to last reply
             pid = bot.proc.pid or 0
             at = (time.perf_counter(), _cpu_of(pid), _cpu_of(pid, pid))
+            tasks_at = _tasks_cpu(pid)
         iids.extend(await asyncio.gather(*(send(fake, t, step) for t in tables)))
         if bot is not None:
             now = (time.perf_counter(), _cpu_of(pid), _cpu_of(pid, pid))
             bot.in_waves.append(tuple(b - a for a, b in zip(at, now, strict=True)))
+            bot.tasks_in_waves.append({t: v - tasks_at.get(t, 0.0)
+                                       for t, v in _tasks_cpu(pid).items()})
             await settle(fake, bot)
             await asyncio.sleep(gap)
     return iids
@@ -556,6 +586,8 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
                         json.dumps({"trace": trace, "sent": sent, "written": [
                             fake.pending[iid].written for iid in iids]}))
             out.update({k: after[k] for k in ("lag_worst_ms", "lag_warnings", "gc")})
+            out["kinds_in_waves"] = [  # each wave's CPU by kind of thread (ended: "gone")
+                _by_kind(w, after["tids"]) for w in bot.tasks_in_waves]
             out["commits"] = after["commits"] - before["commits"]
             out["render_mb"] = after["render_mb"]
             out["quiet_passes"] = after["quiet_passes"] - before["quiet_passes"]
@@ -630,6 +662,10 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
         print(f"in each wave (its send to its last first reply, medians): {wall:.0f} ms; bot "
               f"CPU {cpu:.0f} ms ({cpu / args.games:.2f} ms a move), its loop {loop:.0f} ms "
               f"({loop / args.games:.2f} ms a move)")
+        kinds = sorted({k for w in r["kinds_in_waves"] for k in w})
+        print("  by thread, ms a move (medians over the waves): " + ", ".join(
+            f"{k} {statistics.median(w.get(k, 0.0) for w in r['kinds_in_waves']) * ms / args.games:.2f}"
+            for k in kinds))
     print(f"bot's event loop: worst lag {r['lag_worst_ms']:.0f} ms, {r['lag_warnings']} warnings")
     counts, totals, worst = r["gc"]
     print("bot's cyclic collector: " + ", ".join(
