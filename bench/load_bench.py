@@ -127,21 +127,9 @@ def _thread_kind(name: str) -> str:
     return "sqlite" if "connection_worker" in name else "other"
 
 
-def _threads_cpu() -> dict[str, float]:
-    """CPU seconds of this process's threads so far, by `_thread_kind` (threads that ended are
-    not counted)."""
-    import threading
-
-    out: dict[str, float] = {}
-    for t in threading.enumerate():
-        if t.native_id is not None:
-            kind = _thread_kind(t.name)
-            out[kind] = out.get(kind, 0.0) + _cpu_of(os.getpid(), t.native_id)
-    return out
-
-
 def _thread_ids() -> dict[int, str]:
-    """This process's threads' native ids, by `_thread_kind` (read from /proc by the bench)."""
+    """This process's threads' native ids, by `_thread_kind` (the bench reads their CPU from
+    /proc)."""
     import threading
 
     return {t.native_id: _thread_kind(t.name) for t in threading.enumerate()
@@ -158,11 +146,19 @@ def _tasks_cpu(pid: int) -> dict[int, float]:
 
 
 def _by_kind(cpu: dict[int, float], tids: dict[int, str]) -> dict[str, float]:
+    """Threads' CPU seconds summed by kind (`_thread_ids`; a thread not named there: "gone")."""
     out: dict[str, float] = {}
     for tid, sec in cpu.items():
         kind = tids.get(tid, "gone")
         out[kind] = out.get(kind, 0.0) + sec
     return out
+
+
+def _threads_cpu() -> dict[str, float]:
+    """CPU seconds of this process's threads so far, by `_thread_kind` (threads that ended are
+    not counted)."""
+    ids = _thread_ids()
+    return _by_kind({tid: _cpu_of(os.getpid(), tid) for tid in ids}, ids)
 
 
 def bot_process(port: int, database: str, processes: int | None, threads: int,
@@ -310,7 +306,7 @@ class BotProcess:
                                 args=(port, str(database), processes, threads, child, images),
                                 name="bot")
         self.proc.start()
-        self.in_waves: list[tuple[float, ...]] = []  # (wall, CPU, loop's CPU) s: `waves`
+        self.in_waves: list[tuple[float, float]] = []  # (wall, CPU) s: `waves`
         self.tasks_in_waves: list[dict[int, float]] = []  # CPU s by thread id: `waves`
 
     async def ask(self, msg: str, timeout: float = 600) -> Any:
@@ -415,14 +411,12 @@ async def waves(fake: FakeDiscord, tables: list[Table], steps: list[Step],
     the bot has settled from the one before, and `gap` seconds more (a quiet spell)."""
     iids: list[int] = []
     for step in steps:
-        if bot is not None:  # the bot's CPU (all its threads; its loop) from send to last reply
+        if bot is not None:  # the bot's CPU (in all, by thread) from send to last reply
             pid = bot.proc.pid or 0
-            at = (time.perf_counter(), _cpu_of(pid), _cpu_of(pid, pid))
-            tasks_at = _tasks_cpu(pid)
+            at, cpu_at, tasks_at = time.perf_counter(), _cpu_of(pid), _tasks_cpu(pid)
         iids.extend(await asyncio.gather(*(send(fake, t, step) for t in tables)))
         if bot is not None:
-            now = (time.perf_counter(), _cpu_of(pid), _cpu_of(pid, pid))
-            bot.in_waves.append(tuple(b - a for a, b in zip(at, now, strict=True)))
+            bot.in_waves.append((time.perf_counter() - at, _cpu_of(pid) - cpu_at))
             bot.tasks_in_waves.append({t: v - tasks_at.get(t, 0.0)
                                        for t, v in _tasks_cpu(pid).items()})
             await settle(fake, bot)
@@ -658,7 +652,8 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
     print("bot's threads: " + ", ".join(f"{k} {v:.1f} s ({v / n * ms:.2f} ms a move)"
                                         for k, v in threads))
     if r.get("in_waves"):  # settled waves: what the bot did between send and last reply
-        wall, cpu, loop = (statistics.median(v) * ms for v in zip(*r["in_waves"], strict=True))
+        wall, cpu = (statistics.median(v) * ms for v in zip(*r["in_waves"], strict=True))
+        loop = statistics.median(w.get("loop", 0.0) for w in r["kinds_in_waves"]) * ms
         print(f"in each wave (its send to its last first reply, medians): {wall:.0f} ms; bot "
               f"CPU {cpu:.0f} ms ({cpu / args.games:.2f} ms a move), its loop {loop:.0f} ms "
               f"({loop / args.games:.2f} ms a move)")
