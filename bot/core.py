@@ -4,12 +4,10 @@ act, and what a reply posts after a move (the ping, the images that changed)."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
@@ -26,6 +24,7 @@ from bot.store import ActionRecord, GameRecord, Store
 from bot.store.asked import AskedRepo
 from bot.store.batch import Step
 from bot.store.locks import CREATE_KEY, GameLocks
+from bot.workers import WorkThreads
 from engine.game import Game
 from engine.legal import Legal
 from engine.view import GameView, ViewKey
@@ -141,8 +140,8 @@ class ServiceCore:
         # the engine's work runs on these threads, never on the event loop: moves and answers
         # on one pool (one game holds at most one thread, under its lock), imports on their
         # own so that long replays cannot take the threads moves need
-        self._engine_pool = ThreadPoolExecutor(max(1, engine_threads), thread_name_prefix="engine")
-        self._import_pool = ThreadPoolExecutor(1, thread_name_prefix="import")
+        self._engine_pool = WorkThreads(engine_threads, "engine")
+        self._import_pool = WorkThreads(1, "import")
         self.lag = LagMonitor()  # started with the bot (bot/app.py, bot/local.py)
         # told of every turn change (game, turn, log length), under the game's lock: they
         # must not block (the e-mail transport queues the game, bot/mail/transport.py)
@@ -152,18 +151,16 @@ class ServiceCore:
 
     async def run_engine(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run engine work on the engine threads and wait for it."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._engine_pool, functools.partial(fn, *args, **kwargs))
+        return await self._engine_pool.submit(functools.partial(fn, *args, **kwargs))
 
     async def run_import(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._import_pool, functools.partial(fn, *args, **kwargs))
+        return await self._import_pool.submit(functools.partial(fn, *args, **kwargs))
 
     def close(self) -> None:
         """Stop the worker threads and processes (at shutdown)."""
         self.images.close()
-        self._engine_pool.shutdown(wait=False, cancel_futures=True)
-        self._import_pool.shutdown(wait=False, cancel_futures=True)
+        self._engine_pool.close()
+        self._import_pool.close()
 
     async def game_record(self, game_id: int) -> GameRecord:
         record = await self.store.game(game_id)
