@@ -3,8 +3,7 @@ the digests before and after an action). Read-only; nothing here changes the gam
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.core import shares
 from engine.state import IPO, MARKET
@@ -13,8 +12,9 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-@dataclass(frozen=True, slots=True)
-class Corp:
+# named tuples rather than frozen dataclasses: as read-only, and made several times a move
+# (a frozen dataclass sets each field through object.__setattr__: a third of a digest's time)
+class Corp(NamedTuple):
     floated: bool
     closed: bool
     president: str | None
@@ -25,8 +25,7 @@ class Corp:
     sold_out: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Digest:
+class Digest(NamedTuple):
     round_key: tuple[Any, ...]
     round_kind: str
     round_name: str
@@ -59,19 +58,28 @@ def digest(game: Any) -> Digest:
     st = game.state
     rnd = game.round
     title = game.title
-    # one pass over the trains (each corporation's count of trains held) and one over each
-    # corporation's certificates (the certificates, whether it is sold out)
+    # one pass over the trains (each one, each corporation's count of trains held, the ones
+    # discarded to the market) and one over each corporation's certificates (the
+    # certificates, whether it is sold out)
+    trains: dict[str, tuple[str | None, bool, str]] = {}
     held: dict[Any, int] = {}
+    pool = []
     for t in st.trains:
-        if not t.gone:
-            held[t.owner] = held.get(t.owner, 0) + 1
+        owner, gone = t.owner, t.gone
+        trains[t.id] = (owner, gone, t.name)
+        if not gone:
+            held[owner] = held.get(owner, 0) + 1
+        if t.discarded:
+            pool.append(t.id)
     corps = {}
     certs: dict[str, tuple[str, str, int, bool]] = {}
     for c in st.corporations.values():
         out = False  # a certificate in the offering, the market or its treasury
+        unsold = (IPO, MARKET, c.id)
         for x in c.certs:
-            certs[x.id] = (x.corp, x.owner, x.percent, x.president)
-            if x.owner in (IPO, MARKET, c.id):
+            owner = x.owner
+            certs[x.id] = (x.corp, owner, x.percent, x.president)
+            if owner in unsold:
                 out = True
         pres = title.controller(game, c.id, c.kind) if c.kind == "minor" else shares.president(c)
         sold_out = c.ipoed and not out and sum(c.uncounted.values()) == 0
@@ -90,7 +98,7 @@ def digest(game: Any) -> Digest:
         phase=st.phase,
         acting=(str(current[0]), str(current[1])),
         order=tuple(getattr(rnd, "order", ()) or ()),
-        trains={t.id: (t.owner, t.gone, t.name) for t in st.trains},
+        trains=trains,
         companies={c.id: (c.owner, c.closed, c.revenue) for c in st.companies.values()},
         corps=corps,
         cash={p.id: p.cash for p in st.players},
@@ -101,7 +109,7 @@ def digest(game: Any) -> Digest:
         trigger=_trigger(game),
         revenue=revenue,
         certs=certs,
-        pool=frozenset(t.id for t in st.trains if t.discarded),
+        pool=frozenset(pool),
         turn_corp=_turn_corp(rnd),
         skipped=tuple(getattr(rnd, "skipped", ()) if rnd.kind == "stock" else ()),
     )

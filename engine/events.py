@@ -35,7 +35,6 @@ Event kinds and their `info`:
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -76,7 +75,7 @@ class Recorder:
         after = _settled_digest(game)
         middle = self.middle or after
         if middle.round_kind == "stock":
-            middle = dataclasses.replace(middle, skipped=tuple(self.skipped))
+            middle = middle._replace(skipped=tuple(self.skipped))
         return events_between(game, self.before, middle, after, self.action)
 
 
