@@ -45,8 +45,9 @@ class Live:
     game: Game
     records: list[ActionRecord] = field(default_factory=list)
     size: int = 0  # bytes the replayed game holds (measured at load, grown per move)
-    # the key of the game's view after its latest move (its hexes, market, who acts, round),
-    # and the log length it shows: the next move's "before" (which images changed)
+    # the key of the game's view (its hexes, market, who acts, round) in the state whose
+    # images were last worked out, or as loaded, and the log length it shows: what the next
+    # images are compared with (which changed: bot/play.py `_lazy_view`)
     key: ViewKey | None = None
     key_at: int = -1
     # the legal answer, whose turn it is and the answer with names, worked out ahead (the
@@ -72,6 +73,11 @@ class Turn:
     entity: str | None  # the entity they act for
     finished: bool = False
     result: tuple[tuple[str, int], ...] = ()  # final scores, best first, once finished
+
+
+def key_of(view: GameView) -> ViewKey:
+    """The key of a full view (`Game.view_key` of the same state)."""
+    return ViewKey(view.hexes, view.market, view.acting, view.round, view.last_hexes)
 
 
 # (the legal answer, whose turn it is, the legal answer with names)
@@ -193,19 +199,23 @@ class ServiceCore:
             return live
         record = await self.game_record(game_id)
         records = await self.store.actions(game_id)
-        game, size = await self.run_engine(self._replay, record, records)
-        live = Live(record, game, records, size)
+        game, size, key = await self.run_engine(self._replay, record, records,
+                                                self.render_images)
+        live = Live(record, game, records, size, key, len(records))
         self._cache[game_id] = live
         self._fit_cache()
         return live
 
-    def _replay(self, record: GameRecord, records: Sequence[ActionRecord]) -> tuple[Game, int]:
+    def _replay(self, record: GameRecord, records: Sequence[ActionRecord], keyed: bool = False
+                ) -> tuple[Game, int, ViewKey | None]:
+        """On an engine thread: the game loaded, its size and (`keyed`: images are drawn) its
+        view's key, which the next move's images are compared with."""
         game = self._new_engine_game(record)
         # one pass over what is in effect (undo/redo resolved); the stored moves were each
         # accepted by the engine when made (or by the import that stored them): not re-judged
         game.load_log([rec.action for rec in records], accepted=True)
         # the title's data is shared by all its games: not counted in each
-        return game, deep_size(game, exclude=game.title.data)
+        return game, deep_size(game, exclude=game.title.data), game.view_key() if keyed else None
 
     def _grew(self, live: Live) -> None:
         """A move was added: count its share of the game's size, then keep the budget."""
@@ -382,11 +392,12 @@ class ServiceCore:
 
     def _draw(self, reply: Reply, draw: Draw) -> None:
         """Give the reply its images to draw once it is sent (bot/images.py)."""
-        # a state whose images are the same as the last one's still takes over images of the
-        # game not drawn yet (the newest state is drawn: a LazyView of an older state could
-        # not be built once the game has moved on)
+        # a move's state (LazyView) is always given a ticket: which of its images changed is
+        # worked out when they are drawn; a state whose images are the same as the last
+        # one's still takes over images of the game not drawn yet (the newest state is drawn:
+        # a LazyView of an older state could not be built once the game has moved on)
         if draw.view is not None and self.render_images and (
-                draw.kinds or self.images.waiting(draw.game_id)):
+                draw.kinds or isinstance(draw.view, LazyView) or self.images.waiting(draw.game_id)):
             reply.images = self.images.ticket(draw.game_id, draw.stamp, draw.view, draw.kinds,
                                               reply.clocks)
 

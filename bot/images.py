@@ -74,23 +74,29 @@ def _nothing() -> None:
     """A job that only makes the pool start a worker (which warms up first)."""
 
 
+# what a LazyView's builder finds: the kinds of image that changed since the state whose
+# images were last worked out, and the view (None when nothing is to be drawn)
+Found = tuple[tuple[str, ...], GameView | None]
+
+
 class LazyView:
-    """The view of a stored state, built only when an image of it is drawn: under load most
-    states of a busy game are superseded by a newer move before their turn to be drawn comes,
-    and a full view costs more of the bot's CPU than the move. `build` gives the view of that
-    state, or None when the game has left it (a newer move or an undo made since); it runs
-    once (its view kept)."""
+    """A move's stored state, whose images are worked out only when their turn to be drawn
+    comes: under load most states of a busy game are superseded by a newer move before then,
+    and a full view costs more of the bot's CPU than the move. `build(wanted)` gives the kinds
+    of image that changed (since the state last looked at this way) and the view of that
+    state, built if any changed or `wanted` (other kinds are to be drawn), or None when the
+    game has left that state (a newer move or an undo made since); it runs once (kept)."""
 
-    __slots__ = ("_build", "_view")
+    __slots__ = ("_build", "_found")
 
-    def __init__(self, build: Callable[[], Awaitable[GameView | None]]) -> None:
+    def __init__(self, build: Callable[[bool], Awaitable[Found | None]]) -> None:
         self._build = build
-        self._view: GameView | None = None
+        self._found: Found | None = None
 
-    async def get(self) -> GameView | None:
-        if self._view is None:
-            self._view = await self._build()
-        return self._view
+    async def get(self, wanted: bool = True) -> Found | None:
+        if self._found is None:
+            self._found = await self._build(wanted)
+        return self._found
 
 
 @dataclass(slots=True)
@@ -188,12 +194,17 @@ class ImageDesk:
                         state.pending.clear()
                         return await self._render(job.game_id, state, job.stamp, view,
                                                   kinds, dict(job.clocks))
-                # its turn came: the view is built now, out of the slot (its builder waits for
-                # the game's lock, whose holder may be waiting for a slot: `now`), then the job
-                # is looked at again (a newer move may have come meanwhile)
-                built = await view.get()
-                if built is None:  # the game has left that state: its kinds stay pending,
+                # its turn came: what changed is worked out and the view built now, out of the
+                # slot (its builder waits for the game's lock, whose holder may be waiting for
+                # a slot: `now`), then the job is looked at again (a newer move may have come
+                # meanwhile: these kinds then pass to it)
+                found = await view.get(bool(state.pending or job.kinds))
+                if found is None:  # the game has left that state: its kinds stay pending,
                     self.superseded += 1  # for the newer state's ticket
+                    return []
+                changed, built = found
+                state.pending.update(dict.fromkeys(changed))
+                if built is None:  # none of its images changed
                     return []
                 view = built
         finally:

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import consent, moves, ports, story, summary
 from bot.core import Draw, Live, ServiceCore, Turn, TurnChange, Who
-from bot.images import LazyView
+from bot.images import Found, LazyView
 from bot.naming import Named
 from bot.replies import Attachment, BotError, Reply
 from bot.store import ActionRecord, DuplicateInteraction, SeqTaken
@@ -70,9 +70,8 @@ class ServicePlay(ServiceCore):
                 named = prepared if player_engine_id in turn.acting else None
             else:
                 early = await self.run_engine(
-                    self._early, live.game, player_engine_id, build, self._known_key(live),
-                    story.player_names(live.record), (live.record.id, len(live.records)),
-                    self.render_images)
+                    self._early, live.game, player_engine_id, build,
+                    story.player_names(live.record), (live.record.id, len(live.records)))
                 legal, turn, named = early.legal, early.turn, early.named
                 if named is not None and early.done is None and early.refused is None:
                     live.ready = (legal, turn, named)
@@ -120,8 +119,8 @@ class ServicePlay(ServiceCore):
         self._draw(reply, draw)
         return reply
 
-    def _early(self, game: Game, player: str, build: MoveBuilder, known: ViewKey | None,
-               shown: dict[str, str], story_key: tuple[int, int], keyed: bool) -> _Early:
+    def _early(self, game: Game, player: str, build: MoveBuilder, shown: dict[str, str],
+               story_key: tuple[int, int]) -> _Early:
         """On an engine thread, a move's one hop when its legal answer was not worked out
         ahead: the legal answer and whose turn it is; if `player` acts now, the answer with
         names and the move built from it (the builder's refusal kept, raised on the loop);
@@ -142,15 +141,10 @@ class ServicePlay(ServiceCore):
         if action.get("type") in ("buy_train", "run_routes"):
             return out
         try:
-            out.done = self._engine_move(game, action, False, known, shown, story_key, keyed)
+            out.done = self._engine_move(game, action, False, shown, story_key)
         except EngineError as err:
             out.refused = err
         return out
-
-    @staticmethod
-    def _known_key(live: Live) -> ViewKey | None:
-        """The key of the game's view now, if kept since the latest move (else None)."""
-        return live.key if live.key_at == len(live.records) else None
 
     async def _rotations(self, live: Live, need: moves.NeedsRotation) -> Reply:
         """The tile on the hex in each rotation that fits, numbered, to the player alone."""
@@ -212,10 +206,8 @@ class ServicePlay(ServiceCore):
                 # store refuses drops the game from the cache, so nothing worked out here is
                 # kept)
                 done = await self.run_engine(self._engine_move, game, action, agreed,
-                                             self._known_key(live),
                                              story.player_names(live.record),
-                                             (live.record.id, len(live.records)),
-                                             self.render_images)
+                                             (live.record.id, len(live.records)))
             except EngineError as err:
                 raise BotError(str(err)) from err
         dumped = done.dumped
@@ -225,7 +217,7 @@ class ServicePlay(ServiceCore):
         change: TurnChange | None = None
         if done.after is not None:
             try:
-                change = await self._turn_change(live.record, done.after[2], seq, done.after[3])
+                change = await self._turn_change(live.record, done.after[0], seq, done.after[1])
             except Exception:
                 log.exception("game %s: the turn change could not be worked out", live.record.id)
         try:
@@ -269,8 +261,8 @@ class ServicePlay(ServiceCore):
         try:
             if done.after is None:
                 raise done.failed or RuntimeError("no view after the move")
-            after, kinds, turn, round_now = done.after
-            live.key, live.key_at = after, len(live.records)
+            turn = done.after[0]
+            kinds: tuple[str, ...] = ()  # which images changed: worked out when drawn
             if turn.finished:
                 live.record = await self.game_record(live.record.id)
                 reply.text += "\n" + self._result_text(live.record, turn)
@@ -278,7 +270,7 @@ class ServicePlay(ServiceCore):
                     chart = await self.run_engine(story.final_chart, game,
                                                   story.player_names(live.record))
                     reply.attachments.append(Attachment("standings.png", chart))
-                kinds = ("status", *[k for k in kinds if k != "status"])
+                kinds = ("status",)
             else:
                 self._add_ping(reply, live.record, turn)
             if change is None:
@@ -294,12 +286,13 @@ class ServicePlay(ServiceCore):
                            live.record.id, stamp)
 
     def _lazy_view(self, game_id: int, stamp: int) -> LazyView:
-        """The view of the game's state after `stamp` stored moves, built when an image of it
-        is drawn (bot/images.py), under the game's lock, if the game is still at that state
-        (else None: a newer state's images are drawn instead). A game the cache dropped
-        meanwhile is loaded again for it."""
+        """The images of the game's state after `stamp` stored moves, worked out when their
+        turn to be drawn comes (bot/images.py), under the game's lock, if the game is still
+        at that state (else None: a newer state's images are drawn instead): which changed
+        since the state last looked at (`Live.key`), and the view, built if any did or
+        `wanted`. A game the cache dropped meanwhile is loaded again for it."""
 
-        async def build() -> GameView | None:
+        async def build(wanted: bool) -> Found | None:
             async with self._locks[game_id]:
                 # the game as the move left it, or loaded again from its stored log when the
                 # cache has dropped it since (its images are not lost with it)
@@ -310,20 +303,24 @@ class ServicePlay(ServiceCore):
                     return None
                 if len(live.records) != stamp:
                     return None
-                view: GameView = await self.run_engine(live.game.view)
-                return view
+                # a key of this very state: the game was loaded at it (what the move changed
+                # is unknown: every image is drawn)
+                before = live.key if live.key_at < stamp else None
+                key, changed, view = await self.run_engine(_looked_at, live.game, before, wanted)
+                live.key, live.key_at = key, stamp
+                return changed, view
 
         return LazyView(build)
 
     def _engine_move(self, game: Game, action: dict[str, Any], agreed: bool,
-                     known: ViewKey | None, shown: dict[str, str],
-                     story_key: tuple[int, int], keyed: bool = True) -> _Moved:
+                     shown: dict[str, str], story_key: tuple[int, int]) -> _Moved:
         """On an engine thread, one hop for a move: the move (or its refusal: EngineError),
-        then the move in words and what followed from it (bot/story.py), then the key of the
-        view after it, the images that changed and who acts next. A failure after the move is kept in
-        the answer (the move stands: the caller stores it, then reports the failure as
-        before). `keyed` False (no images are drawn): no view keys, no images changed."""
-        stored, before = self._engine_apply(game, action, agreed, known, keyed)
+        then the move in words and what followed from it (bot/story.py), then who acts next
+        (their legal answer is worked out later: bot/quiet.py's Groundwork, or their first
+        command) and the round's name. Which images changed is worked out when they are drawn
+        (`_lazy_view`). A failure after the move is kept in the answer (the move stands: the
+        caller stores it, then reports the failure as before)."""
+        stored: Action = game.apply(action, agreed=agreed)
         dumped = dump_action(stored)
         out = _Moved(dumped)
         try:  # story_key: the game and the log's length before this move
@@ -331,46 +328,27 @@ class ServicePlay(ServiceCore):
         except Exception:
             log.exception("game %s: the move's events could not be said", story_key[0])
         try:
-            out.after = self._engine_after(game, before)
+            out.after = (self._turn(game), round_name(game))
         except Exception as err:
             out.failed = err
         return out
 
-    @staticmethod
-    def _engine_apply(game: Game, action: dict[str, Any], agreed: bool,
-                      known: ViewKey | None = None, keyed: bool = True
-                      ) -> tuple[Action, ViewKey | None]:
-        """On an engine thread: the view's key before the move (`known`: the key after the
-        previous move, the game unchanged since; none unless `keyed`: no images are drawn),
-        then the move (or its refusal)."""
-        before = known if known is not None else game.view_key() if keyed else None
-        stored: Action = game.apply(action, agreed=agreed)
-        return stored, before
 
-    def _engine_after(self, game: Game, before: ViewKey | None
-                      ) -> tuple[ViewKey | None, tuple[str, ...], Turn, str]:
-        """On an engine thread: the view's key after the move (the full view is built only if
-        its images are drawn), which images changed, who acts next (their legal answer is
-        worked out later: bot/quiet.py's Groundwork, or their first command) and the round's
-        name. Without the key before (no images are drawn): no key, no images changed."""
-        if before is None:
-            return None, (), self._turn(game), round_name(game)
-        after: ViewKey = game.view_key()
-        return after, self._changed(before, after), self._turn(game), after.round
-
-    @staticmethod
-    def _changed(before: ViewKey | GameView, after: ViewKey | GameView) -> tuple[str, ...]:
-        kinds = []
-        if before.hexes != after.hexes:
-            if after.last_hexes:
-                kinds.append("closeup")
-            kinds.append("map")
-        if before.market != after.market:
-            kinds.append("market")
-        # the turn passed: the phone card (render.card)
-        if (before.acting, before.round) != (after.acting, after.round):
-            kinds.append("card")
-        return tuple(kinds)
+def changed_images(before: ViewKey | GameView | None, after: ViewKey | GameView
+                   ) -> tuple[str, ...]:
+    """The kinds of image that differ between two states (every one when `before` is
+    unknown)."""
+    kinds = []
+    if before is None or before.hexes != after.hexes:
+        if after.last_hexes:
+            kinds.append("closeup")
+        kinds.append("map")
+    if before is None or before.market != after.market:
+        kinds.append("market")
+    # the turn passed: the phone card (render.card)
+    if before is None or (before.acting, before.round) != (after.acting, after.round):
+        kinds.append("card")
+    return tuple(kinds)
 
 
 @dataclass(slots=True)
@@ -379,7 +357,7 @@ class _Moved:
 
     dumped: dict[str, Any]
     told: tuple[str | None, list[str]] | None = None
-    after: tuple[ViewKey | None, tuple[str, ...], Turn, str] | None = None
+    after: tuple[Turn, str] | None = None  # who acts next, the round's name
     failed: Exception | None = None
 
 
@@ -394,6 +372,15 @@ class _Early:
     unbuilt: Exception | None = None  # the builder's refusal
     done: _Moved | None = None  # the move applied
     refused: EngineError | None = None  # the move the engine refused
+
+
+def _looked_at(game: Game, before: ViewKey | None, wanted: bool
+               ) -> tuple[ViewKey, tuple[str, ...], GameView | None]:
+    """On an engine thread: the key of the game's view now, the kinds of image changed since
+    `before` (every one when None), and the full view if any changed or `wanted`."""
+    key = game.view_key()
+    changed = changed_images(before, key)
+    return key, changed, game.view() if changed or wanted else None
 
 
 def _draw_rotations(game: Game, need: moves.NeedsRotation) -> bytes:

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot import ports
 from bot.config import Config
-from bot.core import Draw, Live, ServiceCore, Turn, Who
+from bot.core import Draw, Live, ServiceCore, Turn, Who, key_of
 from bot.play import MoveBuilder, ServicePlay
 from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
@@ -164,9 +164,11 @@ class Service(ServiceSeats):
                 raise BotError(str(err)) from err
             await self.store.start_game(game_id, order)
             record = await self.game_record(game_id)
-            self._cache[game_id] = Live(record, game, [])
+            self._cache[game_id] = live = Live(record, game, [])
             self.groundwork.add(game_id, 0)  # the first move's, when nothing waits
             view, turn = await self.run_engine(self._view_and_turn, game)
+            # its images are drawn from this view: the first move's are compared with it
+            live.key, live.key_at = key_of(view), 0
             reply = Reply(
                 f"Game #{game_id} ({record.title}) starts. Seats: "
                 + ", ".join(f"{i + 1}. {by_id[u].name}" for i, u in enumerate(order))

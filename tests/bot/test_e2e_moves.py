@@ -4,6 +4,7 @@ idempotency, restarts, images, two games at once."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -84,6 +85,27 @@ async def test_moves_post_summary_images_and_ping_next(env: Env) -> None:
     assert sorted(shown) == sorted(f"attachment://{n}" for n in names)
     for _n, png in sent.files:
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 1000
+
+
+async def test_images_of_a_move_are_those_it_changed_after_a_reload_too(env: Env) -> None:
+    """Which images a move changed is worked out when they are drawn, from the state last
+    drawn or as loaded: a game loaded again from its log between two moves still posts only
+    what changed; a game dropped between its move and its images posts them all (what the
+    move changed is not known then)."""
+    thread = await env.new_game(env.alice, env.bob, env.cy)
+    await play(env, thread, DRAFT + STOCK_ROUND[:2])
+    env.service.evict(1)
+    sent = await env.cmd(env.cy, thread, "buy", corporation="GMO")
+    assert [n for n, _ in sent.files] == ["card.png"]  # the turn passed; no price moved
+    original = env.service._draw
+
+    def dropped_first(reply: Any, draw: Any) -> None:
+        env.service.evict(1)  # the move stored and answered, its images not drawn yet
+        original(reply, draw)
+
+    env.service._draw = dropped_first  # type: ignore[method-assign]
+    sent = await env.cmd(env.alice, thread, "buy", corporation="GMO", share="GMO_2")
+    assert sorted(n for n, _ in sent.files) == ["card.png", "map.png", "market.png"]
 
 
 async def test_duplicated_interaction_applies_once(env: Env) -> None:

@@ -173,10 +173,18 @@ async def test_only_the_newest_state_of_a_game_is_drawn() -> None:
     desk.close()
 
 
-def _lazy(name: str, built: list[str], state_gone: bool = False) -> LazyView:
-    async def build() -> Any:
+def _lazy(name: str, built: list[str], state_gone: bool = False,
+          changed: tuple[str, ...] = ()) -> LazyView:
+    """A state's LazyView whose builder finds the kinds `changed` (its view: the name, built
+    only when wanted or something changed)."""
+    async def build(wanted: bool) -> Any:
+        if state_gone:
+            built.append(name)
+            return None
+        if not (wanted or changed):
+            return changed, None
         built.append(name)
-        return None if state_gone else name
+        return changed, name
 
     return LazyView(build)
 
@@ -210,6 +218,38 @@ async def test_a_job_whose_state_is_gone_leaves_its_images_to_the_next_ticket() 
     newer = desk.ticket(3, 2, _lazy("v2", built), ())  # (play.py tickets it: images wait)
     assert [a.data for a in await desk.draw(newer)] == [b"map:v2", b"market:v2"]
     assert not desk.waiting(3) and built == ["v1", "v2"]
+    desk.close()
+
+
+async def test_what_changed_is_worked_out_when_the_images_turn_comes() -> None:
+    """A move's ticket may name no kinds: its LazyView finds what changed when its turn
+    comes (and a state superseded after that passes them to the newer one); a state that
+    changed no image has no view built and draws nothing."""
+    renderer = CountingRenderer()
+    desk = ImageDesk(renderer, workers=0)
+    built: list[str] = []
+    first = desk.ticket(5, 1, _lazy("v1", built, changed=("map",)), ())
+    assert [a.data for a in await desk.draw(first)] == [b"map:v1"]
+    # the second state is looked at (the market changed) while a third move comes in
+    looking = asyncio.Event()
+    go_on = asyncio.Event()
+
+    async def slow(wanted: bool) -> Any:
+        looking.set()
+        await go_on.wait()
+        built.append("v2")
+        return ("market",), "v2"
+
+    drawing = asyncio.ensure_future(desk.draw(desk.ticket(5, 2, LazyView(slow), ())))
+    await asyncio.wait_for(looking.wait(), 5)
+    third = desk.ticket(5, 3, _lazy("v3", built, changed=("card",)), ())
+    go_on.set()
+    assert await drawing == []  # superseded: its kinds pass to the third
+    assert [a.data for a in await desk.draw(third)] == [b"market:v3", b"card:v3"]
+    # nothing changed, nothing else pending: no view built, nothing drawn
+    quiet = desk.ticket(5, 4, _lazy("v4", built), ())
+    assert await desk.draw(quiet) == [] and not desk.waiting(5)
+    assert built == ["v1", "v2", "v3"]
     desk.close()
 
 
