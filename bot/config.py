@@ -27,6 +27,7 @@ class Config:
     render_maps_megabytes: int = 128
     engine_threads: int = 8
     import_seconds: float = 60.0  # an import replaying longer than this is refused
+    import_process: bool = True  # an import replays in a process of its own (False: a thread)
     log_level: str = "INFO"
     guild_ready_timeout: float = 2.0
     # seconds an idle connection to Discord's API is kept for the next request (aiohttp's own
@@ -97,6 +98,7 @@ def _from_raw(raw: dict[str, Any]) -> Config:
                                           base.render_maps_megabytes)),
         engine_threads=int(bot.get("engine_threads", base.engine_threads)),
         import_seconds=float(bot.get("import_seconds", base.import_seconds)),
+        import_process=bool(bot.get("import_process", base.import_process)),
         log_level=str(bot.get("log_level", base.log_level)),
         guild_ready_timeout=float(bot.get("guild_ready_timeout", base.guild_ready_timeout)),
         http_keepalive=float(bot.get("http_keepalive", base.http_keepalive)),

@@ -4,11 +4,17 @@ act, and what a reply posts after a move (the ping, the images that changed)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
+import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import ParamSpec, TypeVar
 
 from bot import naming
@@ -75,6 +81,16 @@ class Turn:
     result: tuple[tuple[str, int], ...] = ()  # final scores, best first, once finished
 
 
+IMPORT_NICE = 10  # the import process's niceness over the bot's
+
+
+def _lower_priority(nice: int) -> None:
+    """A worker process's start: its priority lowered by `nice` (where the system lets it)."""
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
 def key_of(view: GameView) -> ViewKey:
     """The key of a full view (`Game.view_key` of the same state)."""
     return ViewKey(view.hexes, view.market, view.acting, view.round, view.last_hexes)
@@ -122,6 +138,7 @@ class ServiceCore:
         render_processes: int | None = 0,
         render_nice: int = 0,
         render_maps_bytes: int | None = None,
+        import_process: bool = False,
     ) -> None:
         self.store = store
         self.engine: EnginePort = engine or RealEngine()
@@ -148,6 +165,11 @@ class ServiceCore:
         # own so that long replays cannot take the threads moves need
         self._engine_pool = WorkThreads(engine_threads, "engine")
         self._import_pool = WorkThreads(1, "import")
+        # `import_process`: an import replays in a process of its own instead (one an import:
+        # a long replay then takes none of this process's interpreter from the other games'
+        # moves, and keeps no memory after it)
+        self.import_process = import_process
+        self._import_workers: ProcessPoolExecutor | None = None
         self.lag = LagMonitor()  # started with the bot (bot/app.py, bot/local.py)
         # told of every turn change (game, turn, log length), under the game's lock: they
         # must not block (the e-mail transport queues the game, bot/mail/transport.py)
@@ -160,13 +182,40 @@ class ServiceCore:
         return await self._engine_pool.submit(functools.partial(fn, *args, **kwargs))
 
     async def run_import(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        return await self._import_pool.submit(functools.partial(fn, *args, **kwargs))
+        """Run an import's replay on the import thread, or (`import_process`) in a process of
+        its own (`fn` and its arguments then pickled: a module's function)."""
+        if not self.import_process:
+            return await self._import_pool.submit(functools.partial(fn, *args, **kwargs))
+        if self._import_workers is None:
+            # spawn: the bot's threads and event loop are not forked into it; at a lower
+            # priority: when both want a core, the moves' replies come first
+            self._import_workers = ProcessPoolExecutor(
+                1, mp_context=get_context("spawn"), max_tasks_per_child=1,
+                initializer=_lower_priority, initargs=(IMPORT_NICE,))
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._import_workers,
+                                              functools.partial(fn, *args, **kwargs))
+        except BrokenProcessPool:
+            self._stop_import_workers()  # a new one for the next import
+            raise BotError("The import stopped unexpectedly; it was not imported. Try again, "
+                           "or ask the bot's admin.") from None
+
+    def _stop_import_workers(self) -> None:
+        pool, self._import_workers = self._import_workers, None
+        if pool is not None:
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                if worker.is_alive():
+                    worker.terminate()
 
     def close(self) -> None:
         """Stop the worker threads and processes (at shutdown)."""
         self.images.close()
         self._engine_pool.close()
         self._import_pool.close()
+        self._stop_import_workers()
 
     async def game_record(self, game_id: int) -> GameRecord:
         record = await self.store.game(game_id)

@@ -50,6 +50,7 @@ class Service(ServiceSeats):
         """The service as config.toml sets it up (bot/config.py)."""
         return cls(store, cache_bytes=config.cache_megabytes * 2**20,
                    render_images=config.render_images, import_seconds=config.import_seconds,
+                   import_process=config.import_process,
                    engine_threads=config.engine_threads,
                    render_processes=config.render_processes, render_nice=config.render_nice,
                    render_maps_bytes=config.render_maps_megabytes * 2**20)
@@ -242,10 +243,10 @@ class Service(ServiceSeats):
             seats.append((user[0], user[1] or pname, pid, seat))
         if len({s[0] for s in seats}) != len(seats):
             raise BotError("Each export player must be mapped to a different member.")
+        # (the monotonic clock is the machine's: an import process reads the same one)
         deadline = time.monotonic() + self.import_seconds
         try:
-            game, actions, view, turn = await self.run_import(
-                self._import_and_view, data, lambda: time.monotonic() > deadline)
+            finished, actions, view, turn = await self.run_import(replay_import, data, deadline)
         except ImportStopped:
             raise BotError(f"This game takes longer than {self.import_seconds:g} s to replay "
                            "here; it was not imported.") from None
@@ -266,7 +267,7 @@ class Service(ServiceSeats):
                 creator_id=who.user_id,
                 creator_name=who.name,
                 interaction_id=interaction_id,
-                status="finished" if game.finished else "active",
+                status="finished" if finished else "active",
                 players=seats,
                 actions=actions,
             )
@@ -280,13 +281,6 @@ class Service(ServiceSeats):
             await self._turn_changed(record, turn, len(actions), view.round, reply)
         self._draw(reply, Draw(view, ("status",), game_id, len(actions)))
         return record, reply
-
-    def _import_and_view(self, data: dict[str, Any], stop: Callable[[], bool]
-                         ) -> tuple[Game, list[dict[str, Any]], GameView, Turn]:
-        """On the import thread: the replay, its log as stored, its view and who acts next."""
-        game = ports.import_game(data, stop)
-        actions = [dump_action(a) for a in game.log]
-        return game, actions, *self._view_and_turn(game)
 
     @classmethod
     def _view_and_turn(cls, game: Game) -> tuple[GameView, Turn]:
@@ -327,3 +321,13 @@ class Service(ServiceSeats):
         from bot.story import StoryService
 
         return await StoryService(self).catchup(who.user_id, game_id)
+
+
+def replay_import(data: dict[str, Any], deadline: float
+                  ) -> tuple[bool, list[dict[str, Any]], GameView, Turn]:
+    """An import's replay (in the import process, or on the import thread: `run_import`),
+    stopped once the monotonic clock passes `deadline`: whether the game is over, its log as
+    stored, its view and who acts next."""
+    game = ports.import_game(data, lambda: time.monotonic() > deadline)
+    actions = [dump_action(a) for a in game.log]
+    return game.finished, actions, game.view(), ServiceCore._turn(game)

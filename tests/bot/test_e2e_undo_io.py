@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.bot.conftest import DRAFT, FIXTURES, STOCK_ROUND, Env, needs_shared, play
 
 
@@ -134,6 +136,16 @@ async def test_import_requires_every_player_mapped(env: Env) -> None:
     )
     await env.settle()
     assert sent.ephemeral and "P2" in sent.content
+
+
+@pytest.mark.parametrize("blob", [b"{not json", b'{"title": "\xff"}', b"[" * 5000 + b"]" * 5000,
+                                  b'{"title": "18MS", "x": NaN}'],
+                         ids=["syntax", "utf8", "deep", "nan"])
+async def test_an_upload_that_is_not_json_is_refused(env: Env, blob: bytes) -> None:
+    sent = await env.fake.invoke(env.cy, env.fake.main_channel, "import",
+                                 players=f"1=<@{env.cy.id}>", attachment=("game.json", blob))
+    await env.settle()
+    assert sent.ephemeral and "not JSON" in sent.content, sent.content
 
 
 @needs_shared

@@ -272,18 +272,34 @@ async def test_all_players_agreeing_end_a_game_early(tmp_path: Path) -> None:
 
 
 @needs_shared
-async def test_an_import_past_its_time_limit_is_refused_and_stores_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("process", [False, True], ids=["thread", "process"])
+async def test_an_import_past_its_time_limit_is_refused_and_stores_nothing(
+        tmp_path: Path, process: bool) -> None:
+    """On the import thread, or in a process of its own (`import_process`, the default
+    configuration): a replay past its time is stopped, a log the rules refuse is refused with
+    the engine's reason, and a good one is imported."""
     path = FIXTURES / "18MS" / "14375.json"
     store, s = await _session(tmp_path)
+    s.service.import_process = process
     try:
         s.service.import_seconds = 0.0  # every replay is past it
         out = await s.handle(f"alice: import {path} 680=alice 4861=bob 686=cy")
         assert "longer than 0 s" in out and "not imported" in out, out
         assert await store.game(1) is None
         s.service.import_seconds = 60.0
+        bad = json.loads(path.read_text())
+        first_bid = next(a for a in bad["actions"] if a["type"] == "bid")
+        first_bid["price"] = 1  # under the company's value
+        broken = tmp_path / "broken.json"
+        broken.write_text(json.dumps(bad))
+        out = await s.handle(f"alice: import {broken} 680=alice 4861=bob 686=cy")
+        assert "cannot replay" in out and "not imported" not in out, out
+        assert await store.game(1) is None
         out = await s.handle(f"alice: import {path} 680=alice 4861=bob 686=cy")
         assert "Imported" in out, out
+        assert (s.service._import_workers is not None) == process
     finally:
+        s.service.close()
         await store.close()
 
 
@@ -293,6 +309,9 @@ def test_the_import_time_limit_is_configured(tmp_path: Path) -> None:
     assert load_config(cfg).import_seconds == 5.0
     cfg.write_text("[bot]\n")
     assert load_config(cfg).import_seconds == 60.0
+    assert load_config(cfg).import_process is True
+    cfg.write_text("[bot]\nimport_process = false\n")
+    assert load_config(cfg).import_process is False
 
 
 def test_http_keepalive_is_read_from_the_config(tmp_path: Path) -> None:
