@@ -1,6 +1,6 @@
 """Replay speed beside the 18xx.games engine (../shared/referee), same files, one run.
 
-    python bench/referee_bench.py [-n 7] [--cpu] [--fresh] [--strict] [FIXTURE ...]
+    python bench/referee_bench.py [-n 7] [--rounds R] [--cpu] [--fresh] [--strict] [FIXTURE ...]
                                                           (FIXTURE: e.g. 1870/34110.json)
 
 Like with like: both sides are timed in their own process, warm, on an export already parsed
@@ -30,7 +30,10 @@ not replayed before; without it, a load after the first finds the positions of t
 of the same file in those caches (the site keeps nothing between loads).
 
 The two sides run one after the other, fixture by fixture, so a change in the machine's load
-touches both alike. Each side's end result (players' values) is compared too.
+touches both alike. `--rounds R` does that R times a fixture (site, ours, site, ours, ...) and
+compares the medians over all the rounds' loads (CPU: the medians of the rounds' figures): a
+spell of the machine's noise then weighs on one round of each side, not on one side's only
+run. Each side's end result (players' values) is compared too.
 
 `--cpu` also compares CPU time per load (what a busy shared machine disturbs least): the site's
 from the Ruby processes' CPU (getrusage of children): a process loading the file n + 1 times
@@ -140,6 +143,8 @@ def main() -> int:
                     help="forget the boards seen before each of our loads (engine caches)")
     ap.add_argument("--strict", action="store_true",
                     help="a foreign file imported: every check on both sides (site --strict)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="site then ours R times a fixture (medians over all the rounds' loads)")
     ap.add_argument("fixtures", nargs="*")
     args = ap.parse_args()
     global FRESH, STRICT
@@ -150,7 +155,8 @@ def main() -> int:
     paths = ([SHARED / "fixtures" / f for f in args.fixtures] if args.fixtures
              else sorted((SHARED / "fixtures").glob("*/*.json")))
     print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
-          f"n = {args.n} per side{'; ours with fresh board caches' if FRESH else ''}; "
+          f"n = {args.n} per side and round, {args.rounds} round(s)"
+          f"{'; ours with fresh board caches' if FRESH else ''}; "
           f"{'a foreign file imported, every check on both sides' if STRICT else 'a stored game loaded, lenient on both sides'}\n")
     cpu_head = " site CPU ms | ours CPU ms | CPU ratio |" if args.cpu else ""
     print("| fixture | actions | site cold ms | site median ms | ours median ms | ratio "
@@ -161,20 +167,32 @@ def main() -> int:
     tot_site = tot_ours = 0.0
     for path in paths:
         data = json.loads(path.read_text())
-        s_ms, answer, wall = site(path, args.n)
-        o_ms, result = ours(data, args.n)
-        s_med, o_med = statistics.median(s_ms[1:]), statistics.median(o_ms)
+        # each round: the site's process (its first, cold, load given apart), then ours; a
+        # spell of the machine's noise then falls on both sides of a round alike
+        s_ms, o_ms, colds, wall = [], [], [], 0.0
+        for _ in range(args.rounds):
+            loads, answer, took = site(path, args.n)
+            colds.append(loads[0])
+            s_ms += loads[1:]
+            wall += took
+            o_loads, result = ours(data, args.n)
+            o_ms += o_loads
+        s_med, o_med = statistics.median(s_ms), statistics.median(o_ms)
         ratios.append(s_med / o_med)
         tot_site += s_med
         tot_ours += o_med
         agree = {str(k): v for k, v in (answer.get("result") or {}).items()} == result
         cpu = ""
         if args.cpu:
-            s_cpu, o_cpu = site_cpu(path, args.n), ours_cpu(path.read_text(), args.n)
+            cpus = [(site_cpu(path, args.n), ours_cpu(path.read_text(), args.n))
+                    for _ in range(args.rounds)]
+            s_cpu = statistics.median(c[0] for c in cpus)
+            o_cpu = statistics.median(c[1] for c in cpus)
             cpu_ratios.append(s_cpu / o_cpu)
             cpu = f" {s_cpu:.0f} | {o_cpu:.0f} | {s_cpu / o_cpu:.1f}× |"
-        print(f"| {path.parent.name}/{path.name} | {len(data['actions'])} | {s_ms[0]:.0f} "
-              f"| {s_med:.1f} | {o_med:.1f} | {s_med / o_med:.1f}× | {wall:.1f} | {agree} |{cpu}")
+        print(f"| {path.parent.name}/{path.name} | {len(data['actions'])} "
+              f"| {statistics.median(colds):.0f} | {s_med:.1f} | {o_med:.1f} | {s_med / o_med:.1f}× "
+              f"| {wall / args.rounds:.1f} | {agree} |{cpu}")
     print(f"\nall fixtures: site {tot_site:.0f} ms, ours {tot_ours:.0f} ms, "
           f"{tot_site / tot_ours:.1f}× in total; lowest ratio {min(ratios):.1f}×; "
           f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
