@@ -71,7 +71,9 @@ class EmergencySales1870(Title):
             return ("ebuy.cert", f"You hold {held}% of {target.id}.")
         if shares.percent(target, MARKET) + pct > self.pool_limit():
             return ("ebuy.pool", f"The open market may not hold more than {self.pool_limit()}% of {target.id}.")
-        others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+        # who could take the president's certificate over: as the site counts holdings for
+        # it (shares.counted: a presidency exchange's uneven hand-over is not counted)
+        others = max((shares.counted(target, p.id) for p in st.players if p.id != pid), default=0)
         pres = shares.president_cert(target)
         if shares.president(target) == pid:
             if target.id == corp.id and _passes_presidency(game, target, pid, pct):
@@ -114,7 +116,8 @@ class EmergencySales1870(Title):
             for pct in range(10, held + 1, 10):
                 if shares.percent(target, MARKET) + pct > self.pool_limit():
                     break
-                others = max((shares.percent(target, p.id) for p in st.players if p.id != pid), default=0)
+                others = max((shares.counted(target, p.id) for p in st.players if p.id != pid),
+                             default=0)
                 pres = shares.president_cert(target)
                 if shares.president(target) == pid:
                     if target.id == corp.id and _passes_presidency(game, target, pid, pct):
