@@ -340,6 +340,10 @@ class MexOperatingRules(MexTrainRules):
         return f"{corp.id} cannot buy {company.id} now."
 
 
+# the operating steps before the site's discard step (its DiscardTrain follows the dividend)
+DISCARD_WAITS = ("track", "token", "route", "dividend")
+
+
 class MexOperatingRound(OperatingRound):
     """The common step machine, interrupted by the NdM merger decisions, the NdM's choice of
     token, discards over the train limit, bankruptcy and a manual end."""
@@ -349,7 +353,22 @@ class MexOperatingRound(OperatingRound):
         return cast("Title18MEX", self.game.title)
 
     def interrupt(self) -> tuple[str, str, list[str]] | None:
-        return self.title.pending_interrupt(self.game)
+        pending = self.title.pending_interrupt(self.game)
+        if pending is not None and pending[2] == ["discard_train"] and self._discard_waits():
+            return None
+        return pending
+
+    def _discard_waits(self) -> bool:
+        """As on the site, whose discard comes after the operating company's track, token, run
+        and dividend: a discard over the train limit waits while the company whose turn it is
+        has not reached its train step. A company merged into the NdM in its own turn ends that
+        turn, and the next company's (often the NdM's own, with the merged trains: it runs
+        them all, over its limit) begins before the discard (lockstep sweep, 18MEX seed 612)."""
+        if self.finished or not 0 <= self.index < len(self.order):
+            return False
+        if self.corp().closed:
+            return True
+        return self.step_name() in DISCARD_WAITS
 
     def _settle(self) -> None:
         if self.interrupt() is None:  # the turn (and the round) waits for the interruption

@@ -190,7 +190,7 @@ class Title18MEX(MexOperatingRules):
         rnd: Any = game.round
         choices: list[dict[str, Any]] = []
         if rnd.kind == "operating" and not rnd.finished:
-            pending = self.pending_interrupt(game)
+            pending = rnd.interrupt()  # (a discard waiting for the train step: none yet)
             if pending is not None:
                 base["company_abilities"] = []
                 choices = self._interrupt_choices(game, pending)
