@@ -37,6 +37,9 @@ class OperatingRound1870(Round1870, OperatingRound):
         # checks (they found connection runs before the turn's end was reached here): after
         # those runs the turn ends without a second check, as on the site
         self.end_check_logged = False
+        # a company closed at the end of an action and the protection that was due can no
+        # longer be made: the turn ends at once, without its end check, as on the site
+        self.no_end_check = False
         super().__init__(game, round_num)
 
     def queue(self) -> list[Sale]:
@@ -101,6 +104,8 @@ class OperatingRound1870(Round1870, OperatingRound):
                 self.awaiting_next = True
                 if self.end_check_logged:
                     self.end_check_logged = False
+                elif self.no_end_check:
+                    self.no_end_check = False
                 elif not corp.closed and not t.closing(g, corp):
                     # a company closed in its turn (or closing when its action is over, at $0)
                     # gets no check for its turn's end
@@ -237,7 +242,19 @@ class OperatingRound1870(Round1870, OperatingRound):
         was due): the round moves on past what nobody can do now (sales waiting for the end of
         a turn still under way stay queued)."""
         if self.step_name() == "done" and not self.awaiting_next and not self.queue_waits:
-            self._skip_unprotectable()
+            q = self.queue()
+            if q and protection.protect_error(self.game, q[0], set()):
+                # as on the site (lockstep sweep, 1870 seed 615, action 809): the closing took
+                # away the protection that was due (a cert limit lowered by the company gone):
+                # the sales nobody can protect lapse and the next company's turn begins at
+                # once, without the check of this turn's end; a sale still protectable waits
+                # for the end of that next turn
+                self._skip_unprotectable()
+                self.no_end_check = True
+                if self.queue():
+                    self.queue_waits = True
+            else:
+                self._skip_unprotectable()
         self._settle()
 
     def _skip_unprotectable(self) -> None:
