@@ -79,7 +79,9 @@ class EmergencySales1870(Title):
             if target.id == corp.id and _passes_presidency(game, target, pid, pct):
                 return ("ebuy.presidency",
                         f"Selling that would change the presidency of {corp.id}, which is buying the train.")
-            if held - pct < pres.percent and others < pres.percent:
+            # (only a sale that takes his president's certificate: as the site's, whose check is
+            # of a bundle holding it; a president apart from it sells ordinary shares freely)
+            if pres.owner == pid and held - pct < pres.percent and others < pres.percent:
                 return ("ebuy.presidency", f"Nobody else could take over {target.id}'s president's certificate.")
         above = not self.may_hold_above_60(game, target)
         if above and held - pct > 60:
@@ -122,7 +124,7 @@ class EmergencySales1870(Title):
                 if shares.president(target) == pid:
                     if target.id == corp.id and _passes_presidency(game, target, pid, pct):
                         break
-                    if held - pct < pres.percent and others < pres.percent:
+                    if pres.owner == pid and held - pct < pres.percent and others < pres.percent:
                         break
                 best = pct
             total += self.share_price(target) * best // 10

@@ -53,3 +53,18 @@ def test_ten_percent_of_the_certificate_sends_it_all_to_the_market() -> None:
     assert shares.president_cert(fw).owner == MARKET
     assert shares.percent(fw, MARKET) == 40
     assert shares.president(fw) == "9263" and shares.counted(fw, "9263") == 10
+
+
+def test_a_president_apart_from_the_certificate_sells_an_ordinary_share() -> None:
+    """The check is of a sale that takes his president's certificate: a president recorded
+    apart from it (Corporation.president_apart) sells his ordinary shares whatever the counts
+    (lockstep sweep, 1870 seed 561, action 604: the site sold such a GMO share at a
+    bankruptcy)."""
+    g, fw, mkt = _fw_with_only_the_certificate()
+    certs = {c.id: c for c in fw.certs}
+    shares.move(fw, certs["FW_0"], "14945")  # the certificate with another player...
+    shares.move(fw, certs["FW_2"], "9263")  # ...who stays president, holding 10%
+    fw.president_apart = "9263"
+    fw.uncounted["14945"] = 20  # holds 30%, counted 10%
+    assert shares.president(fw) == "9263" and shares.counted(fw, "14945") == 10
+    assert g.title.emergency_sale_error(g, mkt, "9263", fw, 10) is None
