@@ -187,8 +187,11 @@ class MexTrainRules(MergerRules):
                         t.owner, t.gone, t.discarded = None, True, False
             elif other.get("obsolete_on_first") == train.name:
                 for t in st.trains:
-                    if affected(t, other["name"]):
-                        mex_state(game).obsolete.append(t.id)
+                    if not affected(t, other["name"]):
+                        continue
+                    mex_state(game).obsolete.append(t.id)  # a company's runs on, obsolete
+                    if t.owner is None:  # the open market's leaves the game: the site's depot
+                        t.gone, t.discarded = True, False  # rusts it (lockstep sweep, seed 758)
         for event in spec.get("events_on_first_purchase", []) or []:
             if event == "minors_closed" and "delay_minor_close" in self.options:
                 mex_state(game).minor_close_pending = True  # at the start of the next stock round
