@@ -5,10 +5,8 @@ act, and what a reply posts after a move (the ping, the images that changed)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
-import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +28,7 @@ from bot.store import ActionRecord, GameRecord, Store
 from bot.store.asked import AskedRepo
 from bot.store.batch import Step
 from bot.store.locks import CREATE_KEY, GameLocks
-from bot.workers import WorkThreads
+from bot.workers import WorkThreads, lower_priority, stop_pool
 from engine.game import Game
 from engine.legal import Legal
 from engine.view import GameView, ViewKey
@@ -82,13 +80,6 @@ class Turn:
 
 
 IMPORT_NICE = 10  # the import process's niceness over the bot's
-
-
-def _lower_priority(nice: int) -> None:
-    """A worker process's start: its priority lowered by `nice` (where the system lets it)."""
-    if hasattr(os, "nice"):
-        with contextlib.suppress(OSError):
-            os.nice(nice)
 
 
 def key_of(view: GameView) -> ViewKey:
@@ -191,7 +182,7 @@ class ServiceCore:
             # priority: when both want a core, the moves' replies come first
             self._import_workers = ProcessPoolExecutor(
                 1, mp_context=get_context("spawn"), max_tasks_per_child=1,
-                initializer=_lower_priority, initargs=(IMPORT_NICE,))
+                initializer=lower_priority, initargs=(IMPORT_NICE,))
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._import_workers,
@@ -203,12 +194,7 @@ class ServiceCore:
 
     def _stop_import_workers(self) -> None:
         pool, self._import_workers = self._import_workers, None
-        if pool is not None:
-            workers = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                if worker.is_alive():
-                    worker.terminate()
+        stop_pool(pool)
 
     def close(self) -> None:
         """Stop the worker threads and processes (at shutdown)."""

@@ -33,6 +33,7 @@ from bot import imagewire
 from bot.ports import Renderer
 from bot.quiet import Quiet
 from bot.replies import Attachment, ImageJob
+from bot.workers import lower_priority, stop_pool
 from engine.view import GameView
 
 log = logging.getLogger(__name__)
@@ -60,11 +61,7 @@ def _warm(renderer: Renderer, nice: int = 0) -> None:
     when both want the cores), then the renderer's warm-up, if it has one (RealRenderer: each
     title's start board drawn once, so that the first image a player waits for does not pay
     for the process's fonts, memory and plugins; bench/README.md, "Rendering")."""
-    if nice > 0 and hasattr(os, "nice"):
-        try:
-            os.nice(nice)
-        except OSError:
-            log.warning("could not lower the render worker's priority")
+    lower_priority(nice)
     warm = getattr(renderer, "warm", None)
     if callable(warm):
         warm()
@@ -268,10 +265,5 @@ class ImageDesk:
         no longer sends once the process is exiting, otherwise held the process's exit up
         (multiprocessing joins its children at exit)."""
         for i, pool in enumerate(self._pools):
-            if pool is not None:
-                workers = list((getattr(pool, "_processes", None) or {}).values())
-                pool.shutdown(wait=False, cancel_futures=True)
-                for worker in workers:
-                    if worker.is_alive():
-                        worker.terminate()
-                self._pools[i] = None
+            stop_pool(pool)
+            self._pools[i] = None

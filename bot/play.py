@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import consent, moves, ports, story, summary
-from bot.core import Draw, Live, ServiceCore, Turn, TurnChange, Who
+from bot.core import Draw, Live, ServiceCore, Turn, TurnChange, Who, key_of
 from bot.images import Found, LazyView
 from bot.naming import Named
 from bot.replies import Attachment, BotError, Reply
@@ -377,10 +377,15 @@ class _Early:
 def _looked_at(game: Game, before: ViewKey | None, wanted: bool
                ) -> tuple[ViewKey, tuple[str, ...], GameView | None]:
     """On an engine thread: the key of the game's view now, the kinds of image changed since
-    `before` (every one when None), and the full view if any changed or `wanted`."""
+    `before` (every one when None), and the full view if any changed or `wanted` (the key is
+    then read off that view: its hexes are worked out once)."""
+    if wanted:
+        view = game.view()
+        key = key_of(view)
+        return key, changed_images(before, key), view
     key = game.view_key()
     changed = changed_images(before, key)
-    return key, changed, game.view() if changed or wanted else None
+    return key, changed, game.view() if changed else None
 
 
 def _draw_rotations(game: Game, need: moves.NeedsRotation) -> bytes:

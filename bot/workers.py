@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
 import queue
 import threading
 from collections.abc import Callable
+from concurrent.futures import Executor
 from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -105,3 +110,26 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_exception(error)
     else:
         future.set_result(result)
+
+
+def lower_priority(nice: int) -> None:
+    """A worker process's start (render, import): its priority lowered by `nice`, so that the
+    bot's replies come first when both want the cores (where the system lets it)."""
+    if nice > 0 and hasattr(os, "nice"):
+        try:
+            os.nice(nice)
+        except OSError:
+            log.warning("could not lower a worker process's priority")
+
+
+def stop_pool(pool: Executor | None) -> None:
+    """Stop a pool's workers now, not only tell them to stop: a worker process still starting,
+    or waiting for work its pool no longer sends once the bot is exiting, otherwise holds the
+    exit up (multiprocessing joins its children at exit). Work in hand is dropped."""
+    if pool is None:
+        return
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()

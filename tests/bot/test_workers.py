@@ -395,3 +395,21 @@ async def test_images_of_a_game_the_cache_dropped_are_still_drawn(env: Env) -> N
     assert "market.png" in files
     live = await env.service._live(1)
     assert files["market.png"] == RealRenderer().render("market", live.game.view())
+
+
+@pytest.mark.parametrize("fixture,upto", [("1870/1870_game_end_bank.json", 700),
+                                          ("18MEX/13315.json", 300), ("18MS/14375.json", 200)])
+def test_a_full_views_key_is_the_states_view_key(fixture: str, upto: int) -> None:
+    """What changed is told by comparing keys, some read off a full view (the start, an image
+    drawn anyway: bot.core.key_of), some worked out alone (Game.view_key): the two agree."""
+    import json
+
+    from bot.core import key_of
+    from engine.io.export18xx import import_game
+    from tests.bot.conftest import FIXTURES
+
+    path = FIXTURES / fixture
+    if not path.is_file():
+        pytest.skip("needs ../shared/fixtures")
+    game = import_game(json.loads(path.read_text()), upto=upto)
+    assert key_of(game.view()) == game.view_key()
