@@ -257,6 +257,12 @@ class OperatingRound1870(Round1870, OperatingRound):
                 self._skip_unprotectable()
         self._settle()
 
+    def _later_operates(self) -> bool:
+        """Some company after the one whose turn it is will still operate in this round."""
+        st = self.game.state
+        return any(not st.corporations[cid].closed and self.title.operates(self.game, st.corporations[cid])
+                   for cid in self.order[self.index + 1:])
+
     def _skip_unprotectable(self) -> None:
         q = self.queue()
         while q and protection.protect_error(self.game, q[0], set()):
@@ -266,11 +272,13 @@ class OperatingRound1870(Round1870, OperatingRound):
     def _protection(self, action: Any) -> None:
         if not protection.answer(self.game, action, set()):
             self._resort()
-        if self.corp().closed:
+        if self.corp().closed and self._later_operates():
             # as on the site (seed 25, 1228): the company whose turn it was has closed (a lapsed
             # sale of its own shares): the sales still queued wait for the end of the next
             # company's turn, where they are resolved as at any turn's end; but if the sale
-            # queued next can be protected now, it is offered first, once (sweep seed 28, 928)
+            # queued next can be protected now, it is offered first, once (sweep seed 28, 928).
+            # When no company is left to operate in the round, the protections go on to the
+            # last, as at any turn's end (sweep seed 759 from a real game, action 1275)
             q = self.queue()
             if not self.one_more and q and protection.protect_error(self.game, q[0], set()) is None:
                 self.one_more = True
