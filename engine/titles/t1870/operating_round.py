@@ -156,7 +156,9 @@ class OperatingRound1870(Round1870, OperatingRound):
                 t._sale_context = (str(action.entity), shares.president(target) if target else None)
             super().process(action)
             settled = True
-        if t._logged_checks:  # (the check may close companies at $0 and add runs)
+        if t._logged_checks and not self.finished:  # (the check may close companies at $0 and add runs)
+            # (once the round is over, the checks left are the next round's: its first
+            # company's check at its start takes them, as the site made it)
             settled = False
             leftover = t.connection_check(g, self)
             if leftover:

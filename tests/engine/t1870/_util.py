@@ -3,6 +3,7 @@ absent) and apply scripted actions on top of it."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,16 @@ def fixture(name: str) -> dict[str, Any]:
     if not path.is_file():
         pytest.skip("needs ../shared/fixtures")
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def continued(data_file: str) -> dict[str, Any]:
+    """A game our random player went on with from a real game's position (tests/engine/t1870/
+    data: the fixture's name, the last action kept of it, our moves after it): the fixture's
+    export with its actions up to that one and ours after (skipped when ../shared is absent)."""
+    moves = json.loads(gzip.decompress((Path(__file__).parent / "data" / data_file).read_bytes()))
+    data = fixture(moves["from_fixture"])
+    kept = [a for a in data["actions"] if a["id"] <= moves["after"]]
+    return {**data, "actions": kept + moves["actions"]}
 
 
 def replay(name: str, upto: int | None = None) -> Any:

@@ -11,22 +11,10 @@ that real game (read from ../shared), checked action by action against the site,
 
 from __future__ import annotations
 
-import gzip
-import json
-from pathlib import Path
 from typing import Any
 
 from engine.io.export18xx import import_game
-from tests.engine.t1870._util import fixture
-
-MOVES = json.loads(gzip.decompress(
-    (Path(__file__).parent / "data" / "last_company_closed_protections.json.gz").read_bytes()))
-
-
-def _game_data() -> dict[str, Any]:
-    data = fixture(MOVES["from_fixture"])
-    kept = [a for a in data["actions"] if a["id"] <= MOVES["after"]]
-    return {**data, "actions": kept + MOVES["actions"]}
+from tests.engine.t1870._util import continued
 
 
 def _logged(data: dict[str, Any], action_id: int) -> dict[str, Any]:
@@ -37,7 +25,7 @@ def _logged(data: dict[str, Any], action_id: int) -> dict[str, Any]:
 
 
 def test_the_protections_go_on_when_no_company_is_left_to_operate() -> None:
-    data = _game_data()
+    data = continued("last_company_closed_protections.json.gz")
     g = import_game(data, upto=1274)
     g.imported = False  # live moves from here
     assert g.state.corporations["TP"].closed
