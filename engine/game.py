@@ -100,6 +100,11 @@ class Game(Replaying):
         # legality checks that only refuse (a lay's or a token's connection, a step's kinds
         # asked again) are not made again; what they would change is nothing (see `checking`)
         self._checking = True
+        # while a log accepted once is replayed (checking False): the move processed after the
+        # one being processed, or None (unknown, or a live move). The turn's flow reads from it
+        # what a step would offer where the answer is costly and the move tells it (see
+        # OperatingRound.offers)
+        self.next_move: Any = None
         # an import whose logged programmed moves are left out, made by the engine instead
         # (a check of the engine's standing orders against the site's record)
         self.own_programs = False

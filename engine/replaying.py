@@ -17,6 +17,18 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
+def _next_move(moves: Sequence[Any], k: int) -> Any:
+    """The move processed after moves[k] in a replay of a log accepted once (see
+    `Game.next_move`): moves[k + 1], unless moves[k] brings moves of its own (a standing
+    order's, among its automatic actions): then None (not known here)."""
+    if k + 1 >= len(moves):
+        return None
+    for sub in moves[k].auto_actions:
+        if sub.get("type") != "destination_connection":
+            return None
+    return moves[k + 1]
+
+
 class Replaying(Checkpoints):
     """Game's undo/redo and replays (a mixin of Game, which keeps these attributes)."""
 
@@ -26,6 +38,7 @@ class Replaying(Checkpoints):
     _undos: Undos
     _trusting: bool
     _checking: bool
+    next_move: Any
 
     if TYPE_CHECKING:  # Game's own (engine/game.py)
         def _reset(self) -> None: ...
@@ -67,11 +80,13 @@ class Replaying(Checkpoints):
                     if k in marks:
                         self._checkpoints[k] = self._snapshot()
                     act = target[k]
+                    self.next_move = _next_move(target, k)
                     self._process(act)
                     self._applied.append(act)
         finally:
             self._trusting = False
             self._checking = checking
+            self.next_move = None
 
     def load_log(self, actions: Iterable[dict[str, Any] | Any],
                  before: Callable[[Game, Any], None] | None = None, *,
@@ -109,6 +124,8 @@ class Replaying(Checkpoints):
                     before(cast("Game", self), act)  # Replaying is a mixin of Game
                 if applied in marks:
                     self._checkpoints[applied] = self._snapshot()
+                if accepted:
+                    self.next_move = _next_move(effective, applied)
                 try:
                     self._process(act)
                 except Exception as err:
@@ -127,6 +144,7 @@ class Replaying(Checkpoints):
         finally:
             self._trusting = False
             self._checking = checking
+            self.next_move = None
         self.log = log
         self._undos = undos
         self.applied_count = applied

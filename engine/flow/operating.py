@@ -40,6 +40,9 @@ class TurnState:
     train_step_over: bool = False  # 18MEX: no more trains this turn
 
 
+CHECK_TOLD = False  # tests: a step told closed by the next move is also asked of the rules
+
+
 class OperatingRound(Round):
     kind = "operating"
 
@@ -102,10 +105,56 @@ class OperatingRound(Round):
                 self.done.append(corp.id)
                 self._next_entity()
                 return
-            if self.title.step_kinds(self.game, self, name):
+            if self.offers(name):
                 return
             self.title.skip_step(self.game, self, name)
             self.turn.step += 1
+
+    def offers(self, name: str) -> bool:
+        """Whether step `name` (the current step of the operating company's turn) offers it
+        anything: the turn stops there, else the step is skipped.
+
+        In a replay of a log accepted once, the next move (Game.next_move) may tell without
+        the rules being asked where that is costly (whether a token has a city to go to, a
+        train a route: walks of the track). A step that offers something refuses a later
+        step's move, and a step's move is refused once its step is over (`process`); so:
+        - a move of the company's for a later step of its turn (not a pass, not one allowed
+          at any time) says that this step offers nothing;
+        - a move of the company's for this token or route step says that it offers
+          something when the turn cannot end without a move if it does not (its train step,
+          still to come, offers a purchase: nothing changes before it but by moves), so the
+          move cannot be one of the company's next turn.
+        CHECK_TOLD: the rules are asked too and must agree (tests/engine/test_told_steps.py)."""
+        told = self._told(name)
+        if told is None:
+            return bool(self.title.step_kinds(self.game, self, name))
+        if CHECK_TOLD and told != bool(self.title.step_kinds(self.game, self, name)):
+            raise AssertionError(f"move {self.game.next_move.id} told {name} "
+                                 f"{'open' if told else 'closed'}; the rules say otherwise")
+        return told
+
+    def _told(self, name: str) -> bool | None:
+        move = self.game.next_move
+        if move is None:
+            return None
+        corp = self.corp()
+        if str(move.entity) != corp.id:
+            return None
+        kind = move.type
+        t = self.title
+        if kind in ("pass", "buy_company", "discard_train") or kind in t.anytime_kind_names:
+            return None
+        target = t.step_for_kind(kind)
+        steps = self.steps
+        if target is None or target not in steps:
+            return None
+        at, to = steps.index(name), steps.index(target)
+        if to > at:
+            return False
+        if (to == at and name in ("token", "route") and "buy_train" in steps
+                and steps.index("buy_train") > at and t.can_buy_train(self.game, self, corp)):
+            return True
+        return None
 
     def advance(self) -> None:
         """End the current step (after a pass or when it is complete)."""

@@ -111,7 +111,7 @@ class OperatingRound1870(Round1870, OperatingRound):
                     # gets no check for its turn's end
                     self._add_runs(t.connection_check(g, self, corp.id))
                 continue
-            if t.step_kinds(g, self, name):
+            if self.offers(name):
                 return
             t.skip_step(g, self, name)
             self.turn.step += 1

@@ -1,0 +1,94 @@
+"""A log accepted once, replayed: the turn's flow reads from the next move what a step offers
+where the rules would walk the track to say it (OperatingRound.offers: a later step's move
+says this step offers nothing; this token or route step's move says it offers something when
+the company's train step, still to come, offers a purchase). With CHECK_TOLD each such reading
+is also asked of the rules, which must agree, on every real game and on random games; the
+states are compared action by action in tests/engine/test_accepted_replay.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import Game
+from engine.flow import operating
+from engine.flow.operating import OperatingRound
+from engine.flow.or_tokens import TokenRules
+from engine.io.export18xx import start_from_export
+from engine.randomplay import random_game
+from tests.engine._helpers import load_fixture
+
+FIXTURES = ["18MS/14375.json", "18MS/17510.json", "1870/34110.json",
+            "1870/1870_game_end_bank.json", "1870/1870_game_end_bankrupt.json",
+            "1870/40469_price_protect_allowed.json",
+            "1870/40469_price_protect_over_cert_limit_fails.json",
+            "18MEX/13315.json", "18MEX/17849.json", "18MEX/18MEX_game_end_stock_market.json",
+            "18MEX/hotseat01.json"]
+
+
+@pytest.fixture
+def told(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """CHECK_TOLD on; counts the steps told open and closed."""
+    monkeypatch.setattr(operating, "CHECK_TOLD", True)
+    counts = {"open": 0, "closed": 0}
+    inner = OperatingRound._told
+
+    def counting(self: OperatingRound, name: str) -> bool | None:
+        out = inner(self, name)
+        if out is not None:
+            counts["open" if out else "closed"] += 1
+        return out
+
+    monkeypatch.setattr(OperatingRound, "_told", counting)
+    return counts
+
+
+@pytest.mark.parametrize("key", FIXTURES)
+def test_every_step_told_by_a_real_games_next_move_is_what_the_rules_say(
+        key: str, told: dict[str, int]) -> None:
+    data = load_fixture(key)
+    game, actions = start_from_export(data)
+    game.load_log(actions, accepted=True)
+    assert told["open"] > 0 and told["closed"] > 0
+    assert game.result() == {str(k): v for k, v in data["result"].items()}
+
+
+@pytest.mark.parametrize("title,players,seed", [("18MS", 3, 21), ("1870", 5, 22), ("18MEX", 4, 23),
+                                                ("18MEX", 5, 24)])
+def test_every_step_told_in_a_random_game_is_what_the_rules_say(
+        title: str, players: int, seed: int, told: dict[str, int]) -> None:
+    live = random_game(title, seed=seed, players=players, max_actions=400)
+    again = Game(live.title_name, live.players, live.options)
+    again.load_log(live.export_actions(), accepted=True)
+    assert told["open"] > 0 and told["closed"] > 0
+    assert again.view_key() == live.view_key()
+
+
+def test_a_checked_replay_reads_nothing_from_the_next_move(told: dict[str, int]) -> None:
+    """A foreign log (checking on) is judged by the rules alone; so is a live move."""
+    data = load_fixture("1870/34110.json")
+    game, actions = start_from_export(data)
+    game.load_log(actions)
+    assert told == {"open": 0, "closed": 0}
+    assert game.next_move is None
+
+
+def test_the_next_move_spares_the_token_walks(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[Any] = []
+    inner = TokenRules.has_token_target
+
+    def counting(self: TokenRules, game: Game, corp: Any) -> bool:
+        asked.append(corp.id)
+        return inner(self, game, corp)
+
+    monkeypatch.setattr(TokenRules, "has_token_target", counting)
+    data = load_fixture("1870/1870_game_end_bank.json")
+    game, actions = start_from_export(data)
+    game.load_log(actions)
+    checked = len(asked)
+    asked.clear()
+    game, actions = start_from_export(data)
+    game.load_log(actions, accepted=True)
+    assert game.next_move is None  # (only while the log is replayed)
+    assert len(asked) < checked / 2
