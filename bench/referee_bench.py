@@ -1,10 +1,10 @@
 """Replay speed beside the 18xx.games engine (../shared/referee), same files, one run.
 
-    python bench/referee_bench.py [-n 7] [--rounds R] [--cpu] [--fresh] [--strict] [FIXTURE ...]
-                                                          (FIXTURE: e.g. 1870/34110.json)
+    python bench/referee_bench.py [-n 7] [--rounds R] [--cpu] [--fresh] [--strict]
+                                  [--in-process] [FIXTURE ...]   (FIXTURE: e.g. 1870/34110.json)
 
-Like with like: both sides are timed in their own process, warm, on an export already parsed
-from JSON, and both load it the same way.
+Like with like: both sides are timed in a process of their own, warm, on an export already
+parsed from JSON, and both load it the same way.
 
 Default, what is compared: **a stored game loaded**, on both sides lenient. The site loads a
 stored game without the tile/token/route legality checks (logged values stand); ours loads it as
@@ -21,8 +21,13 @@ player's upload: every lay's and token's connection checked, as always for a for
   in one Ruby process); the referee reports the milliseconds of each `Engine::Game.load` itself.
   The first load of a process is given apart (cold); the figure compared is the median of the
   other n. Ruby's start-up and its JSON parsing are not counted.
-- Ours: in this process (the export check, the normalising of actions, undo/redo resolution and
-  every action applied); one warm-up, then the median of n. JSON parsing is not counted.
+- Ours: the same shape, `python bench/referee_bench.py --child n+1 FILE` (the export check, the
+  normalising of actions, undo/redo resolution and every action applied): the first load of
+  the process given apart (cold), the median of the other n. Python's start-up, its imports
+  and its JSON parsing are not counted. `--in-process`: ours timed in the bench's own process
+  instead (one warm-up, then n), as before: a process that has loaded other fixtures and just
+  waited on Ruby's, whose loads measured 20-70 % slower than a fresh process's at times (see
+  bench/README.md section 22).
 
 `--fresh`: before each of our loads the engine forgets the boards it has seen (their track
 graphs and reach answers: `engine.routes.reach.forget_boards`), as for a game this process has
@@ -35,11 +40,11 @@ compares the medians over all the rounds' loads (CPU: the medians of the rounds'
 spell of the machine's noise then weighs on one round of each side, not on one side's only
 run. Each side's end result (players' values) is compared too.
 
-`--cpu` also compares CPU time per load (what a busy shared machine disturbs least): the site's
-from the Ruby processes' CPU (getrusage of children): a process loading the file n + 1 times
-minus one loading it once, over n, so start-up is not counted but reading and parsing the
-JSON of each load is; ours: `json.loads` of the file's text plus the load, CPU time of this
-process.
+`--cpu` also compares CPU time per load (what a busy shared machine disturbs least), both
+sides alike from their processes' CPU (getrusage of children): a process loading the file
+n + 1 times minus one loading it once, over n, so start-up is not counted but parsing the
+JSON of each load is (with `--in-process`, ours: `json.loads` of the file's text plus the
+load, CPU time of this process).
 """
 
 from __future__ import annotations
@@ -109,6 +114,20 @@ def site_cpu(path: Path, n: int) -> float:
     return best
 
 
+def ours_cpu_process(path: Path, n: int) -> float:
+    """CPU ms of one warm load (and JSON parse) on our side, measured as the site's: a process
+    loading the file n + 1 times minus one loading it once, over n."""
+    best = float("inf")
+    for _ in range(2):
+        t0 = _child_cpu()
+        ours_process(path, 0)
+        t1 = _child_cpu()
+        ours_process(path, n)
+        t2 = _child_cpu()
+        best = min(best, ((t2 - t1) - (t1 - t0)) / n * 1000)
+    return best
+
+
 def ours_cpu(text: str, n: int) -> float:
     load(json.loads(text))
     times = []
@@ -119,6 +138,34 @@ def ours_cpu(text: str, n: int) -> float:
         load(json.loads(text))
         times.append((time.process_time() - t0) * 1000)
     return statistics.median(times)
+
+
+def ours_process(path: Path, n: int) -> tuple[list[float], dict[str, Any]]:
+    """Ours as the site's side is timed: a process of its own loading the file n + 1 times
+    (its first load, cold, given apart by the caller); (ms of each load, the last result)."""
+    flags = [*(["--fresh"] if FRESH else []), *(["--strict"] if STRICT else [])]
+    out = subprocess.run([sys.executable, __file__, "--child", str(n + 1), *flags, str(path)],
+                         capture_output=True, text=True, check=False)
+    lines = [json.loads(x) for x in out.stdout.splitlines() if x.startswith("{")]
+    if len(lines) != n + 1:
+        raise RuntimeError(f"our load failed on {path}: {out.stderr[-500:]}")
+    return [float(x["ms"]) for x in lines], lines[-1]["result"]
+
+
+def child(path: Path, count: int) -> None:
+    """--child: load the file `count` times, one JSON line each (ms, result), as the referee's
+    replay prints its loads."""
+    text = path.read_text()
+    for _ in range(count):
+        data = json.loads(text)  # (each load parses the file, as the referee's does: not timed)
+        if FRESH:
+            forget_boards()
+        t0 = time.perf_counter()
+        game = load(data)
+        ms = (time.perf_counter() - t0) * 1000
+        raw = getattr(game, "raw_player_ids", {})
+        result = {str(raw.get(k, k)): v for k, v in game.result().items()}
+        print(json.dumps({"ms": ms, "result": result}), flush=True)
 
 
 def ours(data: dict[str, Any], n: int) -> tuple[list[float], dict[str, Any]]:
@@ -145,10 +192,17 @@ def main() -> int:
                     help="a foreign file imported: every check on both sides (site --strict)")
     ap.add_argument("--rounds", type=int, default=1,
                     help="site then ours R times a fixture (medians over all the rounds' loads)")
+    ap.add_argument("--in-process", action="store_true",
+                    help="time ours in this process (warm-up load, then n) instead of a "
+                         "process of its own per round like the site's")
+    ap.add_argument("--child", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("fixtures", nargs="*")
     args = ap.parse_args()
     global FRESH, STRICT
     FRESH, STRICT = args.fresh, args.strict
+    if args.child:
+        child(Path(args.fixtures[0]), args.child)
+        return 0
     if not REFEREE.is_file():
         print(f"{REFEREE} is absent", file=sys.stderr)
         return 2
@@ -159,9 +213,9 @@ def main() -> int:
           f"{'; ours with fresh board caches' if FRESH else ''}; "
           f"{'a foreign file imported, every check on both sides' if STRICT else 'a stored game loaded, lenient on both sides'}\n")
     cpu_head = " site CPU ms | ours CPU ms | CPU ratio |" if args.cpu else ""
-    print("| fixture | actions | site cold ms | site median ms | ours median ms | ratio "
-          f"| ruby process s | results agree |{cpu_head}")
-    print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.cpu else ""))
+    print("| fixture | actions | site cold ms | site median ms | ours cold ms | ours median ms "
+          f"| ratio | ruby process s | results agree |{cpu_head}")
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if args.cpu else ""))
     cpu_ratios = []
     ratios = []
     tot_site = tot_ours = 0.0
@@ -169,13 +223,18 @@ def main() -> int:
         data = json.loads(path.read_text())
         # each round: the site's process (its first, cold, load given apart), then ours; a
         # spell of the machine's noise then falls on both sides of a round alike
-        s_ms, o_ms, colds, wall = [], [], [], 0.0
+        s_ms, o_ms, colds, o_colds, wall = [], [], [], [], 0.0
         for _ in range(args.rounds):
             loads, answer, took = site(path, args.n)
             colds.append(loads[0])
             s_ms += loads[1:]
             wall += took
-            o_loads, result = ours(data, args.n)
+            if args.in_process:
+                o_loads, result = ours(data, args.n)
+            else:
+                o_all, result = ours_process(path, args.n)
+                o_colds.append(o_all[0])
+                o_loads = o_all[1:]
             o_ms += o_loads
         s_med, o_med = statistics.median(s_ms), statistics.median(o_ms)
         ratios.append(s_med / o_med)
@@ -184,14 +243,18 @@ def main() -> int:
         agree = {str(k): v for k, v in (answer.get("result") or {}).items()} == result
         cpu = ""
         if args.cpu:
-            cpus = [(site_cpu(path, args.n), ours_cpu(path.read_text(), args.n))
+            cpus = [(site_cpu(path, args.n),
+                     ours_cpu(path.read_text(), args.n) if args.in_process
+                     else ours_cpu_process(path, args.n))
                     for _ in range(args.rounds)]
             s_cpu = statistics.median(c[0] for c in cpus)
             o_cpu = statistics.median(c[1] for c in cpus)
             cpu_ratios.append(s_cpu / o_cpu)
             cpu = f" {s_cpu:.0f} | {o_cpu:.0f} | {s_cpu / o_cpu:.1f}× |"
         print(f"| {path.parent.name}/{path.name} | {len(data['actions'])} "
-              f"| {statistics.median(colds):.0f} | {s_med:.1f} | {o_med:.1f} | {s_med / o_med:.1f}× "
+              f"| {statistics.median(colds):.0f} | {s_med:.1f} "
+              f"| {f'{statistics.median(o_colds):.0f}' if o_colds else '-'} | {o_med:.1f} "
+              f"| {s_med / o_med:.1f}× "
               f"| {wall / args.rounds:.1f} | {agree} |{cpu}")
     print(f"\nall fixtures: site {tot_site:.0f} ms, ours {tot_ours:.0f} ms, "
           f"{tot_site / tot_ours:.1f}× in total; lowest ratio {min(ratios):.1f}×; "

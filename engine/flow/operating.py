@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import shares
 from engine.errors import EngineError
+from engine.flow import base as flow_base
 from engine.flow.base import Round
 from engine.state import Corporation
 
@@ -38,9 +39,6 @@ class TurnState:
     ebuy_sold_price: int | None = None  # 18MEX: the price of the share it sold
     depot_bought: bool = False  # 18MEX: a train bought from the depot (limited_train_buy)
     train_step_over: bool = False  # 18MEX: no more trains this turn
-
-
-CHECK_TOLD = False  # tests: a step told closed by the next move is also asked of the rules
 
 
 class OperatingRound(Round):
@@ -128,7 +126,7 @@ class OperatingRound(Round):
         told = self._told(name)
         if told is None:
             return bool(self.title.step_kinds(self.game, self, name))
-        if CHECK_TOLD and told != bool(self.title.step_kinds(self.game, self, name)):
+        if flow_base.CHECK_TOLD and told != bool(self.title.step_kinds(self.game, self, name)):
             raise AssertionError(f"move {self.game.next_move.id} told {name} "
                                  f"{'open' if told else 'closed'}; the rules say otherwise")
         return told

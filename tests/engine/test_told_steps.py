@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine import Game
-from engine.flow import operating
+from engine.flow import base as flow_base
 from engine.flow.operating import OperatingRound
 from engine.flow.or_tokens import TokenRules
 from engine.io.export18xx import start_from_export
@@ -30,7 +30,7 @@ FIXTURES = ["18MS/14375.json", "18MS/17510.json", "1870/34110.json",
 @pytest.fixture
 def told(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """CHECK_TOLD on; counts the steps told open and closed."""
-    monkeypatch.setattr(operating, "CHECK_TOLD", True)
+    monkeypatch.setattr(flow_base, "CHECK_TOLD", True)
     counts = {"open": 0, "closed": 0}
     inner = OperatingRound._told
 
