@@ -31,8 +31,6 @@ class OperatingRound1870(Round1870, OperatingRound):
         # a protection was decided after the company whose turn it was had closed: the sales
         # still queued wait for the end of the next company's turn (as on the site)
         self.queue_waits = False
-        # that closing decision left the next queued sale to be offered first (see _protection)
-        self.one_more = False
         # the check of the operating company's turn end came with the last action's logged
         # checks (they found connection runs before the turn's end was reached here): after
         # those runs the turn ends without a second check, as on the site
@@ -86,12 +84,15 @@ class OperatingRound1870(Round1870, OperatingRound):
             if self.awaiting_next:
                 self.awaiting_next = False
                 self.queue_waits = False
-                self.one_more = False
                 self._next_entity()
                 return
             name = self.step_name()
             if name != "done" and self.corp().closed:  # closed in its turn: the turn is over
                 self.turn.step = len(self.steps)
+                if self.queue():
+                    # as on the site (seed 828, 912: SSW closed at its lay): no sale is
+                    # resolved in a closed company's turn; they wait for the next one's end
+                    self.queue_waits = True
                 continue
             if name == "done":
                 if self.queue() and not self.queue_waits:
@@ -274,19 +275,18 @@ class OperatingRound1870(Round1870, OperatingRound):
     def _protection(self, action: Any) -> None:
         if not protection.answer(self.game, action, set()):
             self._resort()
-        if self.corp().closed and self._later_operates():
-            # as on the site (seed 25, 1228): the company whose turn it was has closed (a lapsed
-            # sale of its own shares): the sales still queued wait for the end of the next
-            # company's turn, where they are resolved as at any turn's end; but if the sale
-            # queued next can be protected now, it is offered first, once (sweep seed 28, 928).
-            # When no company is left to operate in the round, the protections go on to the
-            # last, as at any turn's end (sweep seed 759 from a real game, action 1275)
+        if self.corp().closed:
+            # as on the site: the company whose turn it was closed at the end of an earlier
+            # action (a lapsed sale of its own shares took its price to $0): no sale lapses any
+            # more in its turn. The next company's turn begins and the sales still queued wait
+            # for the end of that turn, where they are resolved as at any turn's end (seed 25,
+            # 1228; seed 828, 911: the one protection decided after the closing action is the
+            # last in this turn). When no company is left to operate in the round, the sale
+            # queued next is offered while its president can protect it (seed 759 from a real
+            # game, 1275); once it cannot, the round ends and the rest wait for the next one.
             q = self.queue()
-            if not self.one_more and q and protection.protect_error(self.game, q[0], set()) is None:
-                self.one_more = True
-                return
-            self.one_more = False
-            self.queue_waits = True
+            if q and (self._later_operates() or protection.protect_error(self.game, q[0], set())):
+                self.queue_waits = True
             return
         # the protections nobody can make now lapse at once, before any connection check
         self._skip_unprotectable()
