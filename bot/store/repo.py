@@ -119,7 +119,7 @@ class Store:
         interaction_id: str | None,
         status: str = "open",
         players: Sequence[tuple[int, str, str, int | None]] | None = None,
-        actions: Sequence[dict[str, Any]] = (),
+        actions: Sequence[dict[str, Any] | str] = (),
     ) -> int:
         """Insert a game with its players (user id, name, engine id, seat) and an initial log.
 
@@ -158,7 +158,10 @@ class Store:
                 await tx.executemany(
                     "INSERT INTO actions (game_id, seq, action, interaction_id, user_id,"
                     " created_at) VALUES (?, ?, ?, NULL, NULL, ?)",
-                    [(game_id, i + 1, json.dumps(a), now) for i, a in enumerate(actions)],
+                    # (an action given as its JSON text, as an import's replay makes it off
+                    # the event loop, is stored as it is)
+                    [(game_id, i + 1, a if isinstance(a, str) else json.dumps(a), now)
+                     for i, a in enumerate(actions)],
                 )
         except IntegrityError as err:
             if "interaction_id" in str(err):
