@@ -74,6 +74,7 @@ class RailBot(commands.Bot):
         self.collector.start()
         self.service.groundwork.start()
         self.service.images.start()  # the render workers warm up before the first move
+        self.service.warm_imports()  # and the import process before the first import
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         if self.mail is not None:

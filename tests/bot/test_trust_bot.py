@@ -5,8 +5,11 @@ its game, and a bad config is a clear error."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -300,6 +303,34 @@ async def test_an_import_past_its_time_limit_is_refused_and_stores_nothing(
         assert (s.service._import_workers is not None) == process
     finally:
         s.service.close()
+        await store.close()
+
+
+async def test_the_import_process_is_started_ahead_and_after_each_import(tmp_path: Path) -> None:
+    """`warm_imports` (at the bot's start): a process waits with its modules loaded before
+    the first import comes; each import is made by a process started before it, and the next
+    one is started as it ends (a process an import)."""
+    store, s = await _session(tmp_path)
+    core = s.service
+    core.import_process = True
+    try:
+        first = core.warm_imports()
+        pool = core._import_workers
+        assert first is not None and pool is not None
+        done_pid = await asyncio.wrap_future(first)
+        deadline = time.monotonic() + 30
+        waiting: list[int] = []
+        while time.monotonic() < deadline:  # the first task's process ends, the next waits
+            waiting = [pid for pid, proc in list(pool._processes.items())  # type: ignore[attr-defined]
+                       if pid != done_pid and proc.is_alive()]
+            if waiting:
+                break
+            await asyncio.sleep(0.05)
+        assert len(waiting) == 1
+        assert await core.run_import(os.getpid) == waiting[0]  # made by the waiting one
+        assert await core.run_import(os.getpid) not in waiting  # a new one for each import
+    finally:
+        core.close()
         await store.close()
 
 
