@@ -57,6 +57,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -101,28 +102,16 @@ def _child_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def site_cpu(path: Path, n: int) -> float:
-    """CPU ms of one warm load (and JSON parse) on the site's side."""
+def process_cpu(run: Callable[[Path, int], Any], path: Path, n: int) -> float:
+    """CPU ms of one warm load (and JSON parse) on a side whose loads run in a process of their
+    own (`site`, `ours_process`): a process loading the file n + 1 times minus one loading it
+    once, over n (the better of two tries)."""
     best = float("inf")
     for _ in range(2):
         t0 = _child_cpu()
-        site(path, 0)
+        run(path, 0)
         t1 = _child_cpu()
-        site(path, n)
-        t2 = _child_cpu()
-        best = min(best, ((t2 - t1) - (t1 - t0)) / n * 1000)
-    return best
-
-
-def ours_cpu_process(path: Path, n: int) -> float:
-    """CPU ms of one warm load (and JSON parse) on our side, measured as the site's: a process
-    loading the file n + 1 times minus one loading it once, over n."""
-    best = float("inf")
-    for _ in range(2):
-        t0 = _child_cpu()
-        ours_process(path, 0)
-        t1 = _child_cpu()
-        ours_process(path, n)
+        run(path, n)
         t2 = _child_cpu()
         best = min(best, ((t2 - t1) - (t1 - t0)) / n * 1000)
     return best
@@ -243,9 +232,9 @@ def main() -> int:
         agree = {str(k): v for k, v in (answer.get("result") or {}).items()} == result
         cpu = ""
         if args.cpu:
-            cpus = [(site_cpu(path, args.n),
+            cpus = [(process_cpu(site, path, args.n),
                      ours_cpu(path.read_text(), args.n) if args.in_process
-                     else ours_cpu_process(path, args.n))
+                     else process_cpu(ours_process, path, args.n))
                     for _ in range(args.rounds)]
             s_cpu = statistics.median(c[0] for c in cpus)
             o_cpu = statistics.median(c[1] for c in cpus)

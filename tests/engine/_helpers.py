@@ -18,6 +18,11 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 SKIP_MSG = "needs ../shared (fixtures/reference) next to the repository"
 FIXTURES_18MS = ("18MS/14375.json", "18MS/17510.json")
+# every real game of ../shared/fixtures, by title
+ALL_FIXTURES = (*FIXTURES_18MS, "1870/34110.json", "1870/1870_game_end_bank.json",
+                "1870/1870_game_end_bankrupt.json", "1870/40469_price_protect_allowed.json",
+                "1870/40469_price_protect_over_cert_limit_fails.json", "18MEX/13315.json",
+                "18MEX/17849.json", "18MEX/18MEX_game_end_stock_market.json", "18MEX/hotseat01.json")
 PAR_CELLS = {70: "70,1,2", 75: "75,1,3", 80: "80,1,4", 90: "90,0,4"}
 
 

@@ -16,19 +16,14 @@ from engine.flow.or_tokens import TokenRules
 from engine.flow.or_track import TrackRules
 from engine.io.export18xx import import_game, start_from_export
 from engine.randomplay import random_game
-from tests.engine._helpers import REPO, load_fixture
+from tests.engine._helpers import ALL_FIXTURES, REPO, load_fixture
 
 _spec = importlib.util.spec_from_file_location("state_trace", REPO / "tools" / "state_trace.py")
 assert _spec is not None and _spec.loader is not None
 state_trace = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(state_trace)
 
-FIXTURES = ["18MS/14375.json", "18MS/17510.json", "1870/34110.json",
-            "1870/1870_game_end_bank.json", "1870/1870_game_end_bankrupt.json",
-            "1870/40469_price_protect_allowed.json",
-            "1870/40469_price_protect_over_cert_limit_fails.json",
-            "18MEX/13315.json", "18MEX/17849.json", "18MEX/18MEX_game_end_stock_market.json",
-            "18MEX/hotseat01.json"]
+FIXTURES = list(ALL_FIXTURES)
 QUICK = {"18MS/14375.json", "1870/34110.json", "18MEX/17849.json"}
 
 

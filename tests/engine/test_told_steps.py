@@ -17,14 +17,9 @@ from engine.flow.operating import OperatingRound
 from engine.flow.or_tokens import TokenRules
 from engine.io.export18xx import start_from_export
 from engine.randomplay import random_game
-from tests.engine._helpers import load_fixture
+from tests.engine._helpers import ALL_FIXTURES, load_fixture
 
-FIXTURES = ["18MS/14375.json", "18MS/17510.json", "1870/34110.json",
-            "1870/1870_game_end_bank.json", "1870/1870_game_end_bankrupt.json",
-            "1870/40469_price_protect_allowed.json",
-            "1870/40469_price_protect_over_cert_limit_fails.json",
-            "18MEX/13315.json", "18MEX/17849.json", "18MEX/18MEX_game_end_stock_market.json",
-            "18MEX/hotseat01.json"]
+FIXTURES = list(ALL_FIXTURES)
 
 
 @pytest.fixture
