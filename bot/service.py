@@ -21,14 +21,16 @@ from typing import Any
 from bot import ports
 from bot.config import Config
 from bot.core import Draw, Live, ServiceCore, Turn, Who, key_of
+from bot.importing import Imported, known_title, replay_import
 from bot.play import MoveBuilder, ServicePlay
 from bot.ports import EnginePort, ImportStopped, RealEngine, RealRenderer, Renderer
 from bot.replies import Attachment, BotError, Reply
 from bot.seats import ServiceSeats
 from bot.store import GameRecord, Store
-from engine import EngineError, dump_action
+from engine import EngineError
 from engine.game import Game
-from engine.io.export18xx import check_export, export_game
+from engine.io.export18xx import export_game
+from engine.titles import TITLES as ENGINE_TITLES
 from engine.view import GameView
 
 __all__ = [
@@ -38,7 +40,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-TITLES = ("18MS", "1870", "18MEX")
+TITLES = ENGINE_TITLES  # the titles the bot plays
 IMAGE_KINDS = ("map", "market", "status", "card")
 
 
@@ -104,10 +106,7 @@ class Service(ServiceSeats):
         return record, Reply(text)
 
     def _check_title(self, title: str) -> str:
-        for t in TITLES:
-            if t.lower() == title.strip().lower():
-                return t
-        raise BotError(f"Unknown title {title!r}: choose one of {', '.join(TITLES)}.")
+        return known_title(title)
 
     async def join(self, who: Who, game_id: int) -> Reply:
         async with self._locks[game_id]:
@@ -211,64 +210,38 @@ class Service(ServiceSeats):
         *,
         guild_id: int | None,
         channel_id: int,
-        data: dict[str, Any],
+        raw: bytes | dict[str, Any],
         users: dict[str, tuple[int, str]],
         interaction_id: str | None,
         make_thread: Callable[[str], Any] | None = None,
     ) -> tuple[GameRecord, Reply]:
-        """Import an 18xx.games export; `users` maps the export's player ids (as text) or
-        names to (Discord user id, display name)."""
-        try:
-            check_export(data)
-        except EngineError as err:
-            raise BotError(f"This file cannot be imported: {err}") from err
-        if not isinstance(data, dict) or not isinstance(data.get("players"), list):
-            raise BotError("This file is not an 18xx.games game export.")
-        try:
-            title = self._check_title(str(data.get("title", "")))
-            exported = [
-                (
-                    str(p["id"] if p.get("id") is not None else p["name"]),
-                    str(p.get("name", p["id"])),
-                )
-                for p in data["players"]
-            ]
-        except (KeyError, TypeError, AttributeError) as err:
-            raise BotError("This file is not an 18xx.games game export.") from err
-        seats: list[tuple[int, str, str, int | None]] = []
-        for seat, (pid, pname) in enumerate(exported):
-            user = users.get(pid) or users.get(pname)
-            if user is None:
-                raise BotError(f"Map the export's player {pname} (id {pid}) to a server member.")
-            seats.append((user[0], user[1] or pname, pid, seat))
-        if len({s[0] for s in seats}) != len(seats):
-            raise BotError("Each export player must be mapped to a different member.")
+        """Import an 18xx.games export (the uploaded file's bytes); `users` maps the export's
+        player ids (as text) or names to (Discord user id, display name). The file is read,
+        checked, mapped and replayed off the event loop (bot/importing.py)."""
         # (the monotonic clock is the machine's: an import process reads the same one)
         deadline = time.monotonic() + self.import_seconds
         try:
-            finished, actions, view, turn = await self.run_import(replay_import, data, deadline)
+            done: Imported = await self.run_import(replay_import, raw, users, deadline)
         except ImportStopped:
             raise BotError(f"This game takes longer than {self.import_seconds:g} s to replay "
                            "here; it was not imported.") from None
-        except EngineError as err:
-            raise BotError(f"The engine cannot replay this game: {err}") from err
-        settings = data.get("settings") or {}
+        title, actions, turn = done.title, done.actions, done.turn
         async with self._create_lock:
-            if interaction_id and (done := await self.store.game_by_interaction(interaction_id)):
-                return done, Reply(f"Game #{done.id} was already imported.", ephemeral=True)
+            if interaction_id and (had := await self.store.game_by_interaction(interaction_id)):
+                return had, Reply(f"Game #{had.id} was already imported.", ephemeral=True)
             thread_id = int(await make_thread(f"{title} import")) if make_thread else None
             game_id = await self.store.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,
                 title=title,
-                options=list(settings.get("optional_rules") or []),
-                seed=int(settings.get("seed") or 0),
+                options=done.options,
+                seed=done.seed,
                 creator_id=who.user_id,
                 creator_name=who.name,
                 interaction_id=interaction_id,
-                status="finished" if finished else "active",
-                players=seats,
+                status="finished" if done.finished else "active",
+                players=done.seats,
                 actions=actions,
             )
         record = await self.game_record(game_id)
@@ -278,8 +251,8 @@ class Service(ServiceSeats):
         if not turn.finished:
             self._add_ping(reply, record, turn)
         async with self._locks[game_id]:
-            await self._turn_changed(record, turn, len(actions), view.round, reply)
-        self._draw(reply, Draw(view, ("status",), game_id, len(actions)))
+            await self._turn_changed(record, turn, len(actions), done.view.round, reply)
+        self._draw(reply, Draw(done.view, ("status",), game_id, len(actions)))
         return record, reply
 
     @classmethod
@@ -321,14 +294,3 @@ class Service(ServiceSeats):
         from bot.story import StoryService
 
         return await StoryService(self).catchup(who.user_id, game_id)
-
-
-def replay_import(data: dict[str, Any], deadline: float
-                  ) -> tuple[bool, list[str], GameView, Turn]:
-    """An import's replay (in the import process, or on the import thread: `run_import`),
-    stopped once the monotonic clock passes `deadline`: whether the game is over, its log as
-    stored (each action's JSON text, written here rather than on the event loop: 44 ms for
-    the 20,000 actions of an import at the limit), its view and who acts next."""
-    game = ports.import_game(data, lambda: time.monotonic() > deadline)
-    actions = [json.dumps(dump_action(a)) for a in game.log]
-    return game.finished, actions, game.view(), ServiceCore._turn(game)

@@ -298,6 +298,18 @@ async def test_an_import_past_its_time_limit_is_refused_and_stores_nothing(
         out = await s.handle(f"alice: import {broken} 680=alice 4861=bob 686=cy")
         assert "cannot replay" in out and "not imported" not in out, out
         assert await store.game(1) is None
+        # the file is read, checked and mapped where it is replayed: each refusal its reason
+        (tmp_path / "text.json").write_text("not json at all")
+        (tmp_path / "list.json").write_text("[1, 2]")
+        for args, reason in [
+            (f"{tmp_path / 'text.json'} 680=alice", "not JSON"),
+            (f"{tmp_path / 'list.json'} 680=alice", "cannot be imported"),
+            (f"{path} 680=alice 4861=bob", "Map the export's player"),
+            (f"{path} 680=alice 4861=bob 686=bob", "different member"),
+        ]:
+            out = await s.handle(f"alice: import {args}")
+            assert reason in out, (args, out)
+        assert await store.game(1) is None
         out = await s.handle(f"alice: import {path} 680=alice 4861=bob 686=cy")
         assert "Imported" in out, out
         assert (s.service._import_workers is not None) == process
