@@ -121,7 +121,9 @@ class OperatingRound(Round):
         - a move of the company's for this token or route step says that it offers
           something when the turn cannot end without a move if it does not (its train step,
           still to come, offers a purchase: nothing changes before it but by moves), so the
-          move cannot be one of the company's next turn.
+          move cannot be one of the company's next turn;
+        - a pass of the company's at its token step says that it offers something when the
+          route step after it offers a run (`_told_by_pass`).
         CHECK_TOLD: the rules are asked too and must agree (tests/engine/test_told_steps.py)."""
         told = self._told(name)
         if told is None:
@@ -140,7 +142,9 @@ class OperatingRound(Round):
             return None
         kind = move.type
         t = self.title
-        if kind in ("pass", "buy_company", "discard_train") or kind in t.anytime_kind_names:
+        if kind == "pass":
+            return self._told_by_pass(name)
+        if kind in ("buy_company", "discard_train") or kind in t.anytime_kind_names:
             return None
         target = t.step_for_kind(kind)
         steps = self.steps
@@ -153,6 +157,22 @@ class OperatingRound(Round):
                 and steps.index("buy_train") > at and t.can_buy_train(self.game, self, corp)):
             return True
         return None
+
+    def _told_by_pass(self, name: str) -> bool | None:
+        """The company's next move is a pass, at the token step: when the route step right
+        after it offers a run (its kinds, here the same as there: skipping the token step
+        changes nothing, and they do not depend on the step), the pass cannot be made in any
+        step from the route step on, and so belongs to the token step, which then offers
+        something. (The route step's question is cheap where the token step's is not: a
+        company with two token cities has a route without a walk.)"""
+        steps = self.steps
+        if name != "token":
+            return None
+        at = steps.index(name)
+        if at + 1 >= len(steps) or steps[at + 1] != "route":
+            return None
+        kinds = self.title.step_kinds(self.game, self, "route")
+        return True if kinds and "pass" not in kinds else None
 
     def advance(self) -> None:
         """End the current step (after a pass or when it is complete)."""

@@ -1,7 +1,8 @@
 """A log accepted once, replayed: the turn's flow reads from the next move what a step offers
 where the rules would walk the track to say it (OperatingRound.offers: a later step's move
 says this step offers nothing; this token or route step's move says it offers something when
-the company's train step, still to come, offers a purchase). With CHECK_TOLD each such reading
+the company's train step, still to come, offers a purchase; a pass at the token step says it
+offers something when the route step after it offers a run). With CHECK_TOLD each such reading
 is also asked of the rules, which must agree, on every real game and on random games; the
 states are compared action by action in tests/engine/test_accepted_replay.py."""
 
@@ -87,3 +88,24 @@ def test_the_next_move_spares_the_token_walks(monkeypatch: pytest.MonkeyPatch) -
     game.load_log(actions, accepted=True)
     assert game.next_move is None  # (only while the log is replayed)
     assert len(asked) < checked / 2
+
+
+def test_a_pass_at_the_token_step_is_told_by_the_route_step(
+        told: dict[str, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The company's next move a pass, at its token step: when the route step after it offers a
+    run (no pass there), the pass is the token step's, which so offers something (CHECK_TOLD:
+    the rules agree at every such reading)."""
+    by_pass: list[bool | None] = []
+    inner = OperatingRound._told_by_pass
+
+    def counting(self: OperatingRound, name: str) -> bool | None:
+        out = inner(self, name)
+        by_pass.append(out)
+        return out
+
+    monkeypatch.setattr(OperatingRound, "_told_by_pass", counting)
+    data = load_fixture("1870/1870_game_end_bank.json")
+    game, actions = start_from_export(data)
+    game.load_log(actions, accepted=True)
+    assert by_pass.count(True) >= 10 and None in by_pass and False not in by_pass
+    assert game.result() == {str(k): v for k, v in data["result"].items()}
