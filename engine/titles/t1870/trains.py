@@ -84,6 +84,9 @@ class TrainRules1870(Title):
         if forced and train.price > (self.cheapest_available(game) or 0):
             raise EngineError(f"{corp.id} is forced to buy a train: it must take the cheapest one "
                               f"(${self.cheapest_available(game)}).", rule="train.forced_cheapest")
+        err = self.forced_kind_error(game, corp, train.name) if forced else None
+        if err:  # (a kind at the same price as the cheapest: the one the bank offers first)
+            raise EngineError(err, rule="train.forced_cheapest")
         if train.discarded and train.owner is None:
             if train not in self.market_trains(game):
                 raise EngineError(f"Only the first {train.name} train discarded to the open market is for "

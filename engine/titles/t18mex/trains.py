@@ -113,6 +113,9 @@ class MexTrainRules(MergerRules):
             if action.price > cheapest:
                 raise EngineError(f"A forced purchase takes the cheapest train in the bank (${cheapest}).",
                                   rule="train.forced_cheapest")
+            err = self.forced_kind_error(game, corp, action.variant or train.name)
+            if err:  # (the 3 and the 3' cost the same: the one the bank offers first)
+                raise EngineError(err, rule="train.forced_cheapest")
         if train.discarded and train not in self.market_trains(game):
             raise EngineError(f"Only the first {train.name} train discarded to the open market is for "
                               "sale now.", rule="train.market_order")
