@@ -96,15 +96,21 @@ def replay_import(raw: bytes | dict[str, Any], users: dict[str, tuple[int, str]]
     data = read_export(raw)
     title = known_title(str(data.get("title", "")))
     seats = seats_of(data, users)
+    settings = data.get("settings") or {}
+    try:
+        options = [str(o) for o in settings.get("optional_rules") or []]
+        seed = int(settings.get("seed") or 0)
+    except (AttributeError, TypeError, ValueError):
+        raise BotError("This file is not an 18xx.games game export: its settings are not "
+                       "readable.") from None
     try:
         game = ports.import_game(data, lambda: time.monotonic() > deadline)
     except EngineError as err:
         raise BotError(f"The engine cannot replay this game: {err}") from None
-    settings = data.get("settings") or {}
     return Imported(
         title=title,
-        options=list(settings.get("optional_rules") or []),
-        seed=int(settings.get("seed") or 0),
+        options=options,
+        seed=seed,
         seats=seats,
         finished=game.finished,
         actions=[json.dumps(dump_action(a)) for a in game.log],
