@@ -301,11 +301,15 @@ async def test_an_import_past_its_time_limit_is_refused_and_stores_nothing(
         # the file is read, checked and mapped where it is replayed: each refusal its reason
         (tmp_path / "text.json").write_text("not json at all")
         (tmp_path / "list.json").write_text("[1, 2]")
+        seedless = json.loads(path.read_text())
+        seedless["settings"] = {**(seedless.get("settings") or {}), "seed": "not a number"}
+        (tmp_path / "seed.json").write_text(json.dumps(seedless))
         for args, reason in [
             (f"{tmp_path / 'text.json'} 680=alice", "not JSON"),
             (f"{tmp_path / 'list.json'} 680=alice", "cannot be imported"),
             (f"{path} 680=alice 4861=bob", "Map the export's player"),
             (f"{path} 680=alice 4861=bob 686=bob", "different member"),
+            (f"{tmp_path / 'seed.json'} 680=alice 4861=bob 686=cy", "settings are not readable"),
         ]:
             out = await s.handle(f"alice: import {args}")
             assert reason in out, (args, out)
