@@ -4,8 +4,9 @@ Under a burst of moves (many games moving at once) every move's first reply wait
 work of the moves before it on one event loop and one GIL. So work that no first reply needs
 waits until no command is in flight: the collector's passes (bot/collector.py), a move's
 images (bot/images.py: held at most `IMAGE_HOLD` seconds, so that a bot never quiet still
-draws) and the next move's groundwork (`Groundwork`: the snapshot and legal answer the next
-move of a game would otherwise work out first).
+draws), the next move's groundwork (`Groundwork`: the snapshot and legal answer the next
+move of a game would otherwise work out first) and an import's replay (held at most
+`IMPORT_HOLD` seconds, bot/service.py: its own command is in flight, the others are waited for).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class Quiet:
         self._quiet = asyncio.Event()
         self._quiet.set()
         self.calms = 0  # times the count fell to none (tests, benches)
+        # (most in flight, its future) of those waiting for the count to fall that far
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
 
     @contextlib.contextmanager
     def busy(self) -> Iterator[None]:
@@ -42,6 +45,10 @@ class Quiet:
             if not self._busy:
                 self.calms += 1
                 self._quiet.set()
+            if self._waiters:
+                for most, fut in self._waiters:
+                    if self._busy <= most and not fut.done():
+                        fut.set_result(None)
 
     @property
     def in_flight(self) -> int:
@@ -58,6 +65,23 @@ class Quiet:
             await asyncio.wait_for(self._quiet.wait(), most)
         except TimeoutError:
             return False
+        return True
+
+
+    async def wait_for_others(self, besides: int, most: float) -> bool:
+        """Until at most `besides` commands are in flight (the caller's own among them: True),
+        or `most` seconds have passed (False)."""
+        if self._busy <= besides:
+            return True
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        entry = (besides, fut)
+        self._waiters.append(entry)
+        try:
+            await asyncio.wait_for(fut, most)
+        except TimeoutError:
+            return False
+        finally:
+            self._waiters.remove(entry)
         return True
 
 

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 TITLES = ENGINE_TITLES  # the titles the bot plays
 IMAGE_KINDS = ("map", "market", "status", "card")
+IMPORT_HOLD = 1.0  # seconds an import waits at most for the other commands in flight
 
 
 
@@ -218,6 +219,10 @@ class Service(ServiceSeats):
         """Import an 18xx.games export (the uploaded file's bytes); `users` maps the export's
         player ids (as text) or names to (Discord user id, display name). The file is read,
         checked, mapped and replayed off the event loop (bot/importing.py)."""
+        # the other commands in flight first (a burst's first replies): the import's reply is
+        # deferred already, and its process would take a core from them (bench/README.md,
+        # section 23); held at most IMPORT_HOLD seconds, so that a bot never quiet still imports
+        await self.quiet.wait_for_others(1, IMPORT_HOLD)
         # (the monotonic clock is the machine's: an import process reads the same one)
         deadline = time.monotonic() + self.import_seconds
         try:

@@ -1,5 +1,5 @@
 """Work no first reply needs waits until no command is in flight (bot/quiet.py): the next
-move's groundwork and a move's images."""
+move's groundwork, a move's images, an import's replay (the others but its own)."""
 
 from __future__ import annotations
 
@@ -83,6 +83,26 @@ async def test_quiet_wait_returns_at_once_when_idle_and_times_out_when_busy() ->
         assert not await quiet.wait(0.05)
         assert time.perf_counter() - t0 >= 0.04
     assert await quiet.wait(0.01)
+
+
+async def test_waiting_for_the_other_commands_ends_when_only_its_own_is_left() -> None:
+    """An import (its own command in flight) waits for the others, at most its hold."""
+    quiet = Quiet()
+    assert await quiet.wait_for_others(1, 0.01)  # none in flight
+    with quiet.busy():  # the import's own command
+        assert await quiet.wait_for_others(1, 0.01)
+        other = quiet.busy()
+        other.__enter__()
+        waiting = asyncio.ensure_future(quiet.wait_for_others(1, 5.0))
+        await _turns(5)
+        assert not waiting.done()
+        other.__exit__(None, None, None)  # the other command's first reply is out
+        assert await asyncio.wait_for(waiting, 1.0) is True
+        with quiet.busy():  # a command that never ends: the hold runs out
+            t0 = time.perf_counter()
+            assert await quiet.wait_for_others(1, 0.05) is False
+            assert time.perf_counter() - t0 >= 0.04
+    assert not quiet._waiters
 
 
 @pytest.mark.parametrize("title,players,seed", [("18MS", 4, 3), ("1870", 3, 5),
