@@ -83,6 +83,19 @@ class Turn:
 IMPORT_NICE = 10  # the import process's niceness over the bot's
 
 
+class _ImportPool(ProcessPoolExecutor):
+    """The import's process pool: once shut down, it starts no worker in place of one that
+    ended after its task (`max_tasks_per_child`). The pool's manager thread replaces such a
+    worker holding the pool's shutdown lock, under which shutdown marks the pool; without
+    this check a replacement asked for while the bot closed read the pool's workers' table
+    after shutdown had let go of it (a TypeError in that thread)."""
+
+    def _adjust_process_count(self) -> None:
+        if getattr(self, "_shutdown_thread", False):
+            return
+        super()._adjust_process_count()
+
+
 def _import_worker_start(nice: int) -> None:
     """An import process's start: its priority lowered, then the modules an import's replay
     uses loaded (0.3 s of CPU), so that the import finds them loaded: the process is started
@@ -201,7 +214,7 @@ class ServiceCore:
             # spawn: the bot's threads and event loop are not forked into it; at a lower
             # priority: when both want a core, the moves' replies come first; a process an
             # import (it keeps no memory after it), the next one started as this one ends
-            self._import_workers = ProcessPoolExecutor(
+            self._import_workers = _ImportPool(
                 1, mp_context=get_context("spawn"), max_tasks_per_child=1,
                 initializer=_import_worker_start, initargs=(IMPORT_NICE,))
         return self._import_workers
