@@ -222,26 +222,27 @@ class TrainRules(OperatingHost):
         trains = self.depot_trains(game)
         return trains + [t for t in self.market_trains(game) if t not in trains]
 
-    def forced_kinds(self, game: Game) -> tuple[str, frozenset[str]]:
+    def forced_kinds(self, game: Game) -> tuple[str, int, frozenset[str]]:
         """In a forced purchase its president pays toward, a train from the bank must be of
         the kind of the first cheapest train the bank offers (`bank_offer`'s order, each at
-        the price of its face): that train's name, and its kinds at its lowest price. A train
-        of another kind at the same price is refused, as on the site."""
+        the price of its face): that train's name, its lowest price, and its kinds at that
+        price. A dearer train, or one of another kind at the same price, is refused, as on
+        the site."""
         offer = self.bank_offer(game)
         if not offer:
-            return "", frozenset()
+            return "", 0, frozenset()
         first = min(offer, key=lambda t: self.variants(t).get(t.face, t.price))
         kinds = self.variants(first)
         low = min(kinds.values())
-        return first.name, frozenset(k for k, p in kinds.items() if p == low)
+        return first.name, low, frozenset(k for k, p in kinds.items() if p == low)
 
     def forced_kind_error(self, game: Game, corp: Corporation, kind: str) -> str | None:
         """Why a forced purchase cannot take a bank train of this kind (`forced_kinds`)."""
-        first, kinds = self.forced_kinds(game)
+        first, low, kinds = self.forced_kinds(game)
         if not kinds or kind in kinds:
             return None
-        return (f"{corp.id} must take the cheapest train the bank offers, the {first}, when its "
-                f"president pays toward it: a {kind} at the same price or more is not allowed.")
+        return (f"{corp.id} is forced to buy a train with its president's money: it must take "
+                f"the cheapest train the bank offers, the {first} (${low}), not a {kind}.")
 
     def market_trains(self, game: Game) -> list[Train]:
         """The open market's trains for sale (titles that have one): as on the site, one of

@@ -171,16 +171,16 @@ def _train_options(game: Game, corp: Any, trains: list[tuple[str, str, int, int,
     cheapest = t.cheapest_available(game)
     if not t.must_buy_train(game, rnd, corp) or cheapest is None:
         return out
-    _first, kinds = t.forced_kinds(game)  # (of the cheapest trains, the kind offered first)
+    kinds = t.forced_kinds(game)[2]  # (the cheapest train; of two kinds at its price, the first)
     if cheapest > corp.cash:  # the president must fund it: only the cheapest train, or (as on
         # the site) another company's train for $1 up to the treasury, the president adding nothing
-        return ([o for o in out if o[4] in ("bank", "market") and o[2] == cheapest and o[1] in kinds]
+        return ([o for o in out if o[4] in ("bank", "market") and o[1] in kinds]
                 + [(tid, face, 1, corp.cash, seller) for tid, face, _lo, _hi, seller in out
                    if seller not in ("bank", "market") and corp.cash >= 1])
     kept = []
     for tid, face, lo, hi, seller in out:
         if seller in ("bank", "market"):
-            if lo > corp.cash and (lo > cheapest or face not in kinds):
+            if lo > corp.cash and face not in kinds:
                 continue
         else:
             hi = min(hi, corp.cash)

@@ -81,11 +81,8 @@ class TrainRules1870(Title):
             raise EngineError(f"{corp.id} is forced to buy a train and may not buy one from another "
                               "corporation: it must take the cheapest train of the bank or the open market.",
                               rule="train.forced_other")
-        if forced and train.price > (self.cheapest_available(game) or 0):
-            raise EngineError(f"{corp.id} is forced to buy a train: it must take the cheapest one "
-                              f"(${self.cheapest_available(game)}).", rule="train.forced_cheapest")
         err = self.forced_kind_error(game, corp, train.name) if forced else None
-        if err:  # (a kind at the same price as the cheapest: the one the bank offers first)
+        if err:  # (the cheapest train; of two kinds at its price, the one the bank offers first)
             raise EngineError(err, rule="train.forced_cheapest")
         if train.discarded and train.owner is None:
             if train not in self.market_trains(game):

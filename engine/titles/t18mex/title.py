@@ -208,11 +208,9 @@ class Title18MEX(MexOperatingRules):
                     base["trains"] = [t for t in base["trains"] if t[2] <= t[3] and not (
                         t[4] == "bank" and self.depot_closed_this_turn(game, rnd))]
                     if self.must_buy_train(game, rnd, corp):  # beyond the treasury, only the cheapest
-                        cheapest = min((t[2] for t in base["trains"] if t[4] == "bank"), default=0)
-                        _first, kinds = self.forced_kinds(game)
+                        kinds = self.forced_kinds(game)[2]
                         base["trains"] = [t for t in base["trains"] if not (
-                            t[4] == "bank" and t[2] > corp.cash
-                            and (t[2] > cheapest or t[1] not in kinds))]
+                            t[4] == "bank" and t[2] > corp.cash and t[1] not in kinds)]
                 choices = self._kcmo_choices(game, rnd, rnd.corp())
                 if choices:
                     base["company_abilities"] = [*base.get("company_abilities", []), (KCMO, "lay_tile")]

@@ -109,12 +109,9 @@ class MexTrainRules(MergerRules):
                                   f"{train.name}: the president never adds money for another company's "
                                   "train.", rule="train.cash")
         elif self.must_buy_train(game, rnd, corp) and action.price > corp.cash:
-            cheapest = min(min(self.variants(t).values()) for t in self.depot_trains(game))
-            if action.price > cheapest:
-                raise EngineError(f"A forced purchase takes the cheapest train in the bank (${cheapest}).",
-                                  rule="train.forced_cheapest")
+            # (the 3 and the 3' cost the same: only the one the bank offers first)
             err = self.forced_kind_error(game, corp, action.variant or train.name)
-            if err:  # (the 3 and the 3' cost the same: the one the bank offers first)
+            if err:
                 raise EngineError(err, rule="train.forced_cheapest")
         if train.discarded and train not in self.market_trains(game):
             raise EngineError(f"Only the first {train.name} train discarded to the open market is for "
