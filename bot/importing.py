@@ -49,15 +49,12 @@ def known_title(title: str) -> str:
     raise BotError(f"Unknown title {title!r}: choose one of {', '.join(TITLES)}.")
 
 
-def read_export(raw: bytes | dict[str, Any]) -> dict[str, Any]:
+def read_export(raw: bytes) -> dict[str, Any]:
     """The file read as JSON and checked as an export (its shape, title, players, actions)."""
-    if isinstance(raw, dict):
-        data: Any = raw
-    else:
-        try:
-            data = orjson.loads(raw)
-        except orjson.JSONDecodeError as err:  # (invalid UTF-8, too deep, NaN: refused too)
-            raise BotError(f"The file is not JSON: {err}.") from None
+    try:
+        data: Any = orjson.loads(raw)
+    except orjson.JSONDecodeError as err:  # (invalid UTF-8, too deep, NaN: refused too)
+        raise BotError(f"The file is not JSON: {err}.") from None
     try:
         check_export(data)
     except EngineError as err:
@@ -88,7 +85,7 @@ def seats_of(data: dict[str, Any], users: dict[str, tuple[int, str]]) -> list[Se
     return seats
 
 
-def replay_import(raw: bytes | dict[str, Any], users: dict[str, tuple[int, str]],
+def replay_import(raw: bytes, users: dict[str, tuple[int, str]],
                   deadline: float) -> Imported:
     """Read, check and map the file, then replay its game, stopped (ImportStopped) once the
     monotonic clock passes `deadline`. The stored log's JSON text is written here too (44 ms

@@ -27,8 +27,6 @@ class Quiet:
 
     def __init__(self) -> None:
         self._busy = 0
-        self._quiet = asyncio.Event()
-        self._quiet.set()
         self.calms = 0  # times the count fell to none (tests, benches)
         # (most in flight, its future) of those waiting for the count to fall that far
         self._waiters: list[tuple[int, asyncio.Future[None]]] = []
@@ -37,18 +35,15 @@ class Quiet:
     def busy(self) -> Iterator[None]:
         """A command is being answered (until its first reply is out)."""
         self._busy += 1
-        self._quiet.clear()
         try:
             yield
         finally:
             self._busy -= 1
             if not self._busy:
                 self.calms += 1
-                self._quiet.set()
-            if self._waiters:
-                for most, fut in self._waiters:
-                    if self._busy <= most and not fut.done():
-                        fut.set_result(None)
+            for most, fut in self._waiters:
+                if self._busy <= most and not fut.done():
+                    fut.set_result(None)
 
     @property
     def in_flight(self) -> int:
@@ -56,21 +51,11 @@ class Quiet:
 
     async def wait(self, most: float | None = None) -> bool:
         """Until no command is in flight (True), or `most` seconds have passed (False)."""
-        if not self._busy:
-            return True
-        if most is None:
-            await self._quiet.wait()
-            return True
-        try:
-            await asyncio.wait_for(self._quiet.wait(), most)
-        except TimeoutError:
-            return False
-        return True
+        return await self.wait_for_others(0, most)
 
-
-    async def wait_for_others(self, besides: int, most: float) -> bool:
-        """Until at most `besides` commands are in flight (the caller's own among them: True),
-        or `most` seconds have passed (False)."""
+    async def wait_for_others(self, besides: int, most: float | None) -> bool:
+        """Until at most `besides` commands are in flight (an import's own command among
+        them: True), or `most` seconds have passed (False; None: no limit)."""
         if self._busy <= besides:
             return True
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -211,7 +211,7 @@ class Service(ServiceSeats):
         *,
         guild_id: int | None,
         channel_id: int,
-        raw: bytes | dict[str, Any],
+        raw: bytes,
         users: dict[str, tuple[int, str]],
         interaction_id: str | None,
         make_thread: Callable[[str], Any] | None = None,
